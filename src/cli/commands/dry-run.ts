@@ -1,0 +1,7 @@
+// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+import type { CliContext } from '../context.js';
+import type { CommandResult } from '../result.js';
+
+export async function dryRun(_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> {
+  throw new Error('dry-run is not built yet');
+}

@@ -1,0 +1,30 @@
+// Everything a command may know about the outside world, decided once at start-up.
+// Core modules never read process.* themselves; commands pass what they need from here.
+
+export interface CliContext {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  json: boolean;
+  color: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  stdinIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdin: NodeJS.ReadableStream;
+  stderr: NodeJS.WritableStream;
+  version: string;
+  now: () => Date;
+}
+
+/** Colour only when asked for or when stderr is a terminal; NO_COLOR and --no-color always win. */
+export function decideColor(
+  env: Readonly<Record<string, string | undefined>>,
+  flag: boolean | undefined,
+  stderrIsTTY: boolean,
+): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return stderrIsTTY;
+}

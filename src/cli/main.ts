@@ -1,0 +1,307 @@
+// The command line: every command and flag, each action a lazy import of its own module.
+// Nothing here computes; one place (emitResult) prints and picks the exit code.
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import { decideColor, type CliContext } from './context.js';
+import { emitResult } from './output.js';
+import type { CommandResult } from './result.js';
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+interface GlobalFlags {
+  json?: boolean;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+function makeContext(flags: GlobalFlags, version: string): CliContext {
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    json: Boolean(flags.json),
+    color: decideColor(process.env, flags.color, stderrIsTTY),
+    quiet: Boolean(flags.quiet),
+    verbose: Boolean(flags.verbose),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stderrIsTTY,
+    stdin: process.stdin,
+    stderr: process.stderr,
+    version,
+    now: () => new Date(),
+  };
+}
+
+type Runner = (ctx: CliContext) => Promise<CommandResult>;
+
+export function buildProgram(version: string, onRun: (name: string, cmd: Command, run: Runner) => Promise<void>): Command {
+  const program = new Command('oxo-flow')
+    .description('Bioinformatics workflow engine for .oxoflow pipelines, with an opt-in AI layer')
+    .version(version, '--version', 'print the version')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--no-color', 'no colour in human output')
+    .option('-q, --quiet', 'print only errors')
+    .option('-v, --verbose', 'print more detail (and stack traces of internal errors)')
+    .showSuggestionAfterError(true)
+    .enablePositionalOptions(false);
+
+  const action = (name: string, run: (args: unknown[], opts: Record<string, unknown>) => Runner) =>
+    function (this: Command, ...args: unknown[]) {
+      const cmd = args[args.length - 1] as Command;
+      const opts = cmd.opts();
+      return onRun(name, cmd, run(args.slice(0, -2), opts));
+    };
+
+  const aiOptions = (cmd: Command) =>
+    cmd
+      .option('--ai', 'add an AI review on top of the deterministic result')
+      .option('--no-ai', 'turn off AI even when the workflow enables it')
+      .option('--skill <name>', 'activate a skill for this command (repeatable)', collect, [] as string[]);
+
+  aiOptions(
+    program.command('validate').argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)').description('check a workflow for errors'),
+  ).action(
+    action('validate', ([wf], opts) => async (ctx) => (await import('./commands/validate.js')).validate({ workflow: wf as string | undefined, ...opts }, ctx)),
+  );
+
+  aiOptions(
+    program
+      .command('lint')
+      .argument('[workflow]', 'the .oxoflow file')
+      .option('--strict', 'fail on warnings too')
+      .description('check a workflow for errors, risks and style'),
+  ).action(action('lint', ([wf], opts) => async (ctx) => (await import('./commands/lint.js')).lint({ workflow: wf as string | undefined, ...opts }, ctx)));
+
+  aiOptions(
+    program
+      .command('dry-run')
+      .argument('[workflow]', 'the .oxoflow file')
+      .argument('[overrides...]', 'config overrides KEY=VALUE')
+      .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
+      .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+      .description('show the jobs a run would execute, with their status and commands'),
+  ).action(
+    action('dry-run', ([wf, overrides], opts) => async (ctx) =>
+      (await import('./commands/dry-run.js')).dryRun({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
+    ),
+  );
+
+  program
+    .command('graph')
+    .argument('[workflow]', 'the .oxoflow file')
+    .argument('[overrides...]', 'config overrides KEY=VALUE')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
+    .option('--expanded', 'draw jobs (one node per sample) instead of rules')
+    .option('--samples <list>', 'comma-separated sample names (with --expanded)')
+    .description('draw the rule graph, or the job graph with --expanded')
+    .action(
+      action('graph', ([wf, overrides], opts) => async (ctx) =>
+        (await import('./commands/graph.js')).graph({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
+      ),
+    );
+
+  program
+    .command('template')
+    .argument('[name]', 'template to write (omit to list them)')
+    .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
+    .option('--force', 'overwrite an existing file')
+    .description('list the built-in templates, or write one')
+    .action(
+      action('template', ([name], opts) => async (ctx) =>
+        (await import('./commands/template.js')).template({ name: name as string | undefined, ...opts }, ctx),
+      ),
+    );
+
+  program
+    .command('init')
+    .argument('<name>', 'project directory to create')
+    .option('-t, --template <template>', 'built-in template to start from', 'hello-world')
+    .description('create a new project that validates and dry-runs')
+    .action(action('init', ([name], opts) => async (ctx) => (await import('./commands/init.js')).init({ name: name as string, ...opts }, ctx)));
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of the .oxoflow format (for editor support)')
+    .action(action('schema', () => async (ctx) => (await import('./commands/schema.js')).schema({}, ctx)));
+
+  program
+    .command('completions')
+    .addArgument(new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .description('print a shell completion script')
+    .action(
+      action('completions', ([shell]) => async (ctx) =>
+        (await import('./commands/completions.js')).completions({ shell: shell as 'bash' | 'zsh' | 'fish' }, ctx),
+      ),
+    );
+
+  const ai = program.command('ai').description('the AI layer: skills, provider, MCP tools');
+  const projectOption = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
+  projectOption(
+    ai
+      .command('status', { isDefault: true })
+      .argument('[workflow]', 'the .oxoflow file whose [ai] table to read')
+      .option('--check', 'connect to the provider and MCP servers (network)')
+      .option('--all', 'list every built-in skill instead of a count')
+      .option('--skill <name>', 'activate a skill as --skill would (repeatable)', collect, [] as string[]),
+  )
+    .description('skills, activation, provider and MCP servers (no network unless --check)')
+    .action(
+      action('ai status', ([wf], opts) => async (ctx) =>
+        (await import('./commands/ai-status.js')).aiStatus({ workflow: wf as string | undefined, ...opts }, ctx),
+      ),
+    );
+
+  const skills = ai.command('skills').description('list, show, validate and scaffold skills');
+  projectOption(skills.command('list').option('--all', 'include every built-in skill'))
+    .description('list discovered skills with scope, format, type and status')
+    .action(action('ai skills list', (_args, opts) => async (ctx) => (await import('./commands/ai-skills.js')).skillsList(opts, ctx)));
+  projectOption(skills.command('show').argument('<name>', 'skill name or alias (project/NAME, user/NAME, builtin/NAME)'))
+    .description('print exactly the prompt block the skill would inject')
+    .action(
+      action('ai skills show', ([name], opts) => async (ctx) =>
+        (await import('./commands/ai-skills.js')).skillsShow({ name: name as string, ...opts }, ctx),
+      ),
+    );
+  projectOption(skills.command('validate').argument('[path]', 'a skill file, a skill directory, or a skills directory'))
+    .description('validate skills and exit 1 on any invalid one')
+    .action(
+      action('ai skills validate', ([p], opts) => async (ctx) =>
+        (await import('./commands/ai-skills.js')).skillsValidate({ path: p as string | undefined, ...opts }, ctx),
+      ),
+    );
+  projectOption(
+    skills
+      .command('new')
+      .argument('<name>', 'skill name (lower-case words joined by -)')
+      .addOption(new Option('--format <format>', 'skill format').choices(['toml', 'md']).default('toml'))
+      .option('--force', 'overwrite an existing skill'),
+  )
+    .description('scaffold a valid skill in the project scope')
+    .action(
+      action('ai skills new', ([name], opts) => async (ctx) =>
+        (await import('./commands/ai-skills.js')).skillsNew({ name: name as string, ...opts }, ctx),
+      ),
+    );
+
+  projectOption(
+    ai
+      .command('tools')
+      .argument('[workflow]', 'the .oxoflow file whose [ai] skills to use')
+      .option('--mcp <server>', 'also inspect an MCP server: URL or NAME=URL (repeatable)', collect, [] as string[])
+      .option('--skill <name>', 'activate a skill (repeatable)', collect, [] as string[]),
+  )
+    .description('every tool the model would get, with its approval gate')
+    .action(
+      action('ai tools', ([wf], opts) => async (ctx) => (await import('./commands/ai-tools.js')).aiTools({ workflow: wf as string | undefined, ...opts }, ctx)),
+    );
+
+  projectOption(
+    ai
+      .command('call')
+      .argument('<tool>', 'tool name as listed by `oxo-flow ai tools`')
+      .argument('[workflow]', 'the .oxoflow file whose [ai] skills to use')
+      .option('--args <json>', 'tool arguments as a JSON object', '{}')
+      .option('--mcp <server>', 'an MCP server: URL or NAME=URL (repeatable)', collect, [] as string[])
+      .option('--skill <name>', 'activate a skill (repeatable)', collect, [] as string[]),
+  )
+    .description('call one tool through the approval gate')
+    .action(
+      action('ai call', ([tool, wf], opts) => async (ctx) =>
+        (await import('./commands/ai-call.js')).aiCall({ tool: tool as string, workflow: wf as string | undefined, ...opts }, ctx),
+      ),
+    );
+
+  return program;
+}
+
+/** Entry point used by bin/oxo-flow.js. */
+export async function main(argv: string[]): Promise<void> {
+  const version = readVersion();
+  const wantsJson = argv.includes('--json');
+  let exitCode = 0;
+  let ran = false;
+  const streams = { stdout: process.stdout, stderr: process.stderr };
+
+  const program = buildProgram(version, async (name, cmd, run) => {
+    ran = true;
+    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
+    try {
+      exitCode = emitResult(name, await run(ctx), ctx, streams);
+    } catch (err) {
+      exitCode = reportInternalError(name, err, ctx);
+    }
+  });
+  program.exitOverride();
+  let usageText = '';
+  program.configureOutput({
+    writeOut: (s) => process.stdout.write(s),
+    writeErr: (s) => {
+      usageText += s;
+    },
+  });
+  for (const sub of program.commands) {
+    sub.exitOverride();
+    sub.configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => (usageText += s) });
+    for (const subsub of sub.commands) {
+      subsub.exitOverride();
+      subsub.configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => (usageText += s) });
+    }
+  }
+
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        process.exitCode = 0;
+        return;
+      }
+      if (err.code === 'commander.executeSubCommandAsync') return;
+      const message = (usageText || err.message).replace(/^error:\s*/i, '').trim();
+      const ctx = makeContext({ json: wantsJson, color: !argv.includes('--no-color') }, version);
+      const result: CommandResult = {
+        outcome: 'usage',
+        json: {},
+        diagnostics: [diagnostic('CLI001', message.split('\n')[0] ?? message)],
+        human: () => message.split('\n').slice(1).join('\n'),
+      };
+      process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams);
+      return;
+    }
+    throw err;
+  }
+  if (!ran && argv.length <= 2) {
+    program.outputHelp({ error: true });
+    process.exitCode = 2;
+    return;
+  }
+  process.exitCode = exitCode;
+}
+
+function commandNameFrom(argv: string[]): string {
+  return argv.slice(2).find((a) => !a.startsWith('-')) ?? 'oxo-flow';
+}
+
+function reportInternalError(name: string, err: unknown, ctx: CliContext): number {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const message = `internal error in \`oxo-flow ${name}\`: ${e.message}. This is a bug, please report it with this output (oxo-flow ${ctx.version}, Node ${process.version}).`;
+  if (ctx.json) {
+    process.stdout.write(
+      `${JSON.stringify({ schema_version: 1, command: name, ok: false, exit_code: 1, internal_error: { message: e.message } }, null, 2)}\n`,
+    );
+  }
+  process.stderr.write(`${message}\n`);
+  if (ctx.verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+  return 1;
+}

@@ -1,0 +1,41 @@
+// The one place that writes a command's result and decides the exit code.
+import { countBySeverity, sortDiagnostics } from '../diagnostics/diagnostic.js';
+import type { CliContext } from './context.js';
+import { renderDiagnostics } from './render-diagnostics.js';
+import { exitCodeFor, type CommandResult } from './result.js';
+import { makeStyle } from './style.js';
+
+export const JSON_SCHEMA_VERSION = 1;
+
+export interface Streams {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** Write the result (JSON on stdout, or human text on stderr) and return the exit code. */
+export function emitResult(command: string, result: CommandResult, ctx: CliContext, streams: Streams): number {
+  const exitCode = exitCodeFor(result.outcome);
+  const diagnostics = sortDiagnostics(result.diagnostics ?? []);
+  if (ctx.json) {
+    const doc = {
+      schema_version: JSON_SCHEMA_VERSION,
+      command,
+      ok: result.outcome === 'ok',
+      exit_code: exitCode,
+      ...result.json,
+      diagnostics,
+      counts: countBySeverity(diagnostics),
+    };
+    streams.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    return exitCode;
+  }
+  const style = makeStyle(ctx.color);
+  const shown = ctx.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
+  if (shown.length > 0) streams.stderr.write(`${renderDiagnostics(shown, style, ctx.cwd)}\n`);
+  if (result.human && !(ctx.quiet && result.outcome === 'ok')) {
+    const text = result.human(style);
+    if (text) streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+  if (result.stdout !== undefined) streams.stdout.write(result.stdout);
+  return exitCode;
+}

@@ -1,0 +1,35 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Style } from './style.js';
+
+/** ok → 0; failed (workflow errors, lint failure, refused call) → 1; usage (bad flags, unreadable input) → 2. */
+export type Outcome = 'ok' | 'failed' | 'usage' | 'interrupted';
+
+export interface CommandResult {
+  outcome: Outcome;
+  /** Command-specific fields of the --json document. */
+  json: Record<string, unknown>;
+  /** Diagnostics: rendered on stderr in human mode, listed under "diagnostics" in JSON. */
+  diagnostics?: Diagnostic[];
+  /** Human text for stderr (after the diagnostics). */
+  human?: (style: Style) => string;
+  /** The command's product for stdout in human mode (a graph, a schema, a completion script). */
+  stdout?: string;
+}
+
+export function exitCodeFor(outcome: Outcome): number {
+  switch (outcome) {
+    case 'ok':
+      return 0;
+    case 'failed':
+      return 1;
+    case 'usage':
+      return 2;
+    case 'interrupted':
+      return 130;
+  }
+}
+
+/** A result that carries only diagnostics, e.g. a file that could not be read. */
+export function failure(outcome: Outcome, diagnostics: Diagnostic[], json: Record<string, unknown> = {}): CommandResult {
+  return { outcome, json, diagnostics };
+}

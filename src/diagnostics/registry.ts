@@ -1,0 +1,24 @@
+// The single registry of diagnostic codes. Each domain keeps its codes in its own file under
+// codes/; this file joins them, and the type system makes sure every code has an entry.
+import type { CodeInfo } from './code-info.js';
+import { cliCodes } from './codes/cli.js';
+import { workflowCodes } from './codes/workflow.js';
+import { skillCodes } from './codes/skills.js';
+import { mcpCodes } from './codes/mcp.js';
+
+export const codes = {
+  ...cliCodes,
+  ...workflowCodes,
+  ...skillCodes,
+  ...mcpCodes,
+} as const satisfies Record<string, CodeInfo>;
+
+export type Code = keyof typeof codes;
+
+export function codeInfo(code: Code): CodeInfo {
+  return codes[code];
+}
+
+export function isCode(value: string): value is Code {
+  return Object.prototype.hasOwnProperty.call(codes, value);
+}

@@ -1,0 +1,176 @@
+// The typed, normalised workflow that the loader produces and everything downstream consumes
+// (checks, lint, expansion, DAG, plan). Source positions travel with it so every finding can point
+// at file:line:col.
+
+/** 1-based line and column of a key or value in the .oxoflow file. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** A key path into the TOML document, e.g. ['rules', 3, 'shell']. */
+export type KeyPath = readonly (string | number)[];
+
+/** Answers where a key path sits in the source; falls back to the nearest located ancestor. */
+export interface PositionIndex {
+  locate(path: KeyPath): Position | undefined;
+}
+
+export type ConfigValue = string | number | boolean | ConfigValue[];
+
+export type ConfigType = 'string' | 'int' | 'float' | 'bool' | 'path';
+
+export interface ConfigDeclaration {
+  default?: ConfigValue;
+  required: boolean;
+  help?: string;
+  type?: ConfigType;
+  choices?: ConfigValue[];
+  sensitive: boolean;
+}
+
+export interface ConfigEntry {
+  key: string;
+  /** Effective value: the plain value, or the declared default, or undefined when unset. */
+  value: ConfigValue | undefined;
+  /** Present for the declarative form `{ default, required, help, type, choices, sensitive }`. */
+  declaration?: ConfigDeclaration;
+}
+
+/** Inputs or outputs: an ordered list of paths, some of which may carry a name (`{input.bam}`). */
+export interface PathSet {
+  paths: string[];
+  /** name → index into `paths` (table form `input = { bam = "x.bam" }`). */
+  names: Record<string, number>;
+}
+
+export type EnvironmentKind = 'conda' | 'mamba' | 'pixi' | 'docker' | 'singularity' | 'venv' | 'modules';
+
+export interface Environment {
+  kind: EnvironmentKind;
+  /** The spec: a file, an image, a directory, or module names. */
+  spec: string | string[];
+}
+
+export interface Resources {
+  threads?: number;
+  /** Memory in MB, parsed from `memory` ("8G", "500M", 2048 = MB). */
+  memoryMb?: number;
+  gpu?: number;
+  disk?: string;
+  timeLimit?: string;
+}
+
+export interface Scatter {
+  variable: string;
+  values?: string[];
+  /** `config.key` (or a literal comma list) that supplies the values. */
+  valuesFrom?: string;
+  /** Name of the rule that gathers every clone's outputs. */
+  gather?: string;
+}
+
+export interface Transform {
+  split: { by: string; values?: string[]; valuesFrom?: string };
+  map?: string;
+  combine?: { shell: string };
+  cleanup?: boolean | string;
+}
+
+export interface ExpandInput {
+  pattern: string;
+  /** variable → `config.key` or a literal comma-separated list. */
+  variables: Record<string, string>;
+}
+
+export interface Rule {
+  name: string;
+  /** Position of this rule in the [[rules]] array (0-based): the key path is ['rules', index, ...]. */
+  index: number;
+  description?: string;
+  input: PathSet;
+  output: PathSet;
+  shell?: string;
+  script?: string;
+  log?: string;
+  /** Effective values: rule-level `threads`/`memory` win over `resources.*`. */
+  threads?: number;
+  memoryMb?: number;
+  /** The text as written, for display ("8G"). */
+  memoryText?: string;
+  resources: Resources;
+  environment?: Environment;
+  params: Record<string, ConfigValue>;
+  dependsOn: string[];
+  when?: string;
+  retries: number;
+  priority: number;
+  tags: string[];
+  scatter?: Scatter;
+  transform?: Transform;
+  expandInputs: ExpandInput[];
+}
+
+export interface SampleGroup {
+  name: string;
+  samples: string[];
+  metadata: Record<string, ConfigValue>;
+}
+
+export interface Pair {
+  pairId: string;
+  experiment: string;
+  control?: string;
+  experimentType?: string;
+  metadata: Record<string, ConfigValue>;
+}
+
+export interface AiTable {
+  enabled?: boolean;
+  skills: string[];
+  provider?: string;
+  model?: string;
+  maxRounds?: number;
+  /** `[ai.<command>] skills = [...]`: names added for one command only. */
+  commands: Record<string, { skills: string[] }>;
+}
+
+export interface WorkflowMeta {
+  name: string;
+  version?: string;
+  description?: string;
+  author?: string;
+  formatVersion?: string;
+  samplePattern?: string;
+}
+
+export interface Defaults {
+  threads?: number;
+  memoryMb?: number;
+  memoryText?: string;
+  environment?: Environment;
+}
+
+export interface Report {
+  template?: string;
+  format?: string;
+  sections?: string[];
+}
+
+export interface Workflow {
+  /** Path of the .oxoflow file as given (used in diagnostics). */
+  file: string;
+  /** Directory that relative paths are resolved against. */
+  dir: string;
+  /** The raw text (for line-based scans such as secret detection). */
+  source: string;
+  meta: WorkflowMeta;
+  config: Map<string, ConfigEntry>;
+  defaults: Defaults;
+  report?: Report;
+  sampleGroups: SampleGroup[];
+  pairs: Pair[];
+  ai?: AiTable;
+  rules: Rule[];
+  positions: PositionIndex;
+}
