@@ -263,25 +263,35 @@ export async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
         process.exitCode = 0;
+        return;
+      }
+      if (err.code === 'commander.help') {
+        // A command group called without a subcommand: its help is the answer, but it is still a usage error.
+        process.stderr.write(usageText);
+        process.exitCode = 2;
         return;
       }
       if (err.code === 'commander.executeSubCommandAsync') return;
       const message = (usageText || err.message).replace(/^error:\s*/i, '').trim();
+      const [first = message, ...rest] = message.split('\n');
+      const suggestion = /\(Did you mean (.+?)\?\)/.exec(message)?.[1];
       const ctx = makeContext({ json: wantsJson, color: !argv.includes('--no-color') }, version);
       const result: CommandResult = {
         outcome: 'usage',
         json: {},
-        diagnostics: [diagnostic('CLI001', message.split('\n')[0] ?? message)],
-        human: () => message.split('\n').slice(1).join('\n'),
+        diagnostics: [
+          diagnostic('CLI001', first, suggestion ? { hint: `did you mean ${suggestion}? (see \`oxo-flow --help\`)` } : {}),
+        ],
+        human: () => rest.filter((line) => !line.startsWith('(Did you mean')).join('\n'),
       };
       process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams);
       return;
     }
     throw err;
   }
-  if (!ran && argv.length <= 2) {
+  if (!ran) {
     program.outputHelp({ error: true });
     process.exitCode = 2;
     return;
