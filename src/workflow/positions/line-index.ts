@@ -1,0 +1,39 @@
+// Offsets → 1-based line/column. Built once per file; every position in the loader goes through it.
+import type { Position } from '../model.js';
+
+export class LineIndex {
+  /** Offset of the first character of each line. */
+  private readonly starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i += 1) {
+      if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    }
+  }
+
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** Binary search, so converting N offsets costs N log L rather than N × L. */
+  position(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= clamped) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: clamped - this.starts[lo]! + 1 };
+  }
+
+  /** The text of a 1-based line, without its newline. */
+  lineText(line: number): string {
+    const start = this.starts[line - 1];
+    if (start === undefined) return '';
+    const next = this.starts[line];
+    const end = next === undefined ? this.text.length : next - 1;
+    return this.text.slice(start, end).replace(/\r$/, '');
+  }
+}
