@@ -39,4 +39,27 @@ export interface Skill {
   mcp?: McpSettings;
   /** sha256 of the file's bytes, for session records. */
   sha256?: string;
+  /** Size of the skill file in bytes (as read; for oversize files, as reported by the file system). */
+  sizeBytes?: number;
+  /** TOML `requires` entries as written (a tool skill's server URL is also in `mcp.url`). */
+  requires?: string[];
+  /** TOML `entry`: recorded, never executed. */
+  entry?: string;
+  /** SKILL.md extras, recorded and shown, never honoured: Agent Skills fields and our built-in ones. */
+  license?: string;
+  compatibility?: string;
+  metadata?: Record<string, string>;
+  allowedTools?: string;
+  primaryTool?: string;
+}
+
+/** The fields a format parser extracts from one file, before scope and status are decided. */
+export type ParsedSkill = Omit<Skill, 'name' | 'scope' | 'format' | 'status' | 'path' | 'dir' | 'sha256' | 'sizeBytes'>;
+
+/** Result of one discovery pass: every skill found (whatever its status) and problems not tied to one skill. */
+export interface Discovery {
+  skills: Skill[];
+  diagnostics: Diagnostic[];
+  /** The directories scanned, per scope, in precedence order (absent ones included, with exists=false). */
+  roots: { scope: SkillScope; dir: string; exists: boolean }[];
 }

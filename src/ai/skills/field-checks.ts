@@ -1,0 +1,97 @@
+// Checks shared by both skill formats: the name rule, description length, unknown keys, and a
+// small "did you mean" for typo'd keys and names.
+import { diagnostic, type Diagnostic, type Location } from '../../diagnostics/diagnostic.js';
+
+export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const NAME_MAX = 64;
+export const DESCRIPTION_MAX = 1024;
+
+/** Findings for a skill name that must equal `expected` (the file stem or directory name). */
+export function checkName(name: unknown, expected: string, where: Location, what: string): Diagnostic[] {
+  if (name === undefined || name === null) return [diagnostic('SK003', 'missing required field `name`', where)];
+  if (typeof name !== 'string') return [diagnostic('SK004', `\`name\` must be a string, found ${typeName(name)}`, where)];
+  const out: Diagnostic[] = [];
+  const problem = nameProblem(name);
+  if (problem) out.push(diagnostic('SK001', `skill name "${name}" ${problem}`, where));
+  if (name !== expected) out.push(diagnostic('SK002', `skill name "${name}" does not match the ${what} "${expected}"`, where));
+  return out;
+}
+
+/** Why a name breaks the rule, or undefined when it is fine. */
+export function nameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'is empty';
+  if (name.length > NAME_MAX) return `is ${name.length} characters long (at most ${NAME_MAX})`;
+  if (!NAME_PATTERN.test(name)) return 'must be lower-case letters and digits in words joined by single hyphens';
+  return undefined;
+}
+
+export function checkDescription(description: unknown, where: Location): Diagnostic[] {
+  if (description === undefined || description === null) return [diagnostic('SK003', 'missing required field `description`', where)];
+  if (typeof description !== 'string') return [diagnostic('SK004', `\`description\` must be a string, found ${typeName(description)}`, where)];
+  const length = [...description.trim()].length;
+  if (length === 0) return [diagnostic('SK005', '`description` is empty (1 to 1024 characters)', where)];
+  if (length > DESCRIPTION_MAX) return [diagnostic('SK005', `\`description\` is ${length} characters long (at most ${DESCRIPTION_MAX})`, where)];
+  return [];
+}
+
+export function unknownKeyFinding(key: string, known: readonly string[], where: Location, context: string): Diagnostic {
+  const near = closest(key, known);
+  return diagnostic('SK006', `unknown key \`${key}\` in ${context}${near ? `; did you mean \`${near}\`?` : ''}`, {
+    ...where,
+    hint: near ? `rename it to \`${near}\`, or remove it` : `known keys: ${known.join(', ')}`,
+  });
+}
+
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return 'a date';
+  if (typeof value === 'object') return 'a table';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a float';
+  return `a ${typeof value}`;
+}
+
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+/** The candidate within edit distance 2 (or a third of the length) closest to `word`, if any. */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  for (const c of candidates) {
+    if (Math.abs(c.length - word.length) > limit) continue;
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** 1-based line of the first `key = ...` (TOML) or `key:` (YAML) line, searching from `fromLine`. */
+export function lineOfKey(text: string, key: string, style: 'toml' | 'yaml', fromLine = 1): number | undefined {
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = style === 'toml' ? new RegExp(`^\\s*(?:${escaped}|"${escaped}")\\s*=`) : new RegExp(`^(?:${escaped}|"${escaped}"|'${escaped}')\\s*:`);
+  const lines = text.split('\n');
+  for (let i = fromLine - 1; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
+  return undefined;
+}

@@ -1,0 +1,129 @@
+// Reading untrusted files without hanging, over-reading or following links out of a root.
+// Only regular files are opened (a FIFO would block, /dev/zero never ends); at most cap+1 bytes are
+// read so an oversize file is detected without loading it.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+export const SKILL_FILE_CAP = 64 * 1024;
+
+export type SafeRead =
+  | { ok: true; bytes: Buffer; size: number }
+  | { ok: false; reason: 'missing' | 'not-regular' | 'escapes-root' | 'oversize' | 'io'; detail: string; size?: number };
+
+/** True when `target` (a real path) is `root` (a real path) or inside it. */
+export function isInside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Read a file under `rootReal` (the scan root's real path). Symbolic links are allowed only when their
+ * real path stays inside the root. Reads at most `cap + 1` bytes; more means oversize.
+ */
+export function readFileSafely(file: string, rootReal: string, cap: number = SKILL_FILE_CAP): SafeRead {
+  let target = file;
+  try {
+    const st = lstatSync(file);
+    if (st.isSymbolicLink() || hasLinkBetween(rootReal, file)) {
+      target = realpathSync(file);
+      if (!isInside(rootReal, target)) return { ok: false, reason: 'escapes-root', detail: `links to ${target}, outside ${rootReal}` };
+      const real = lstatSync(target);
+      if (!real.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(real) };
+    } else if (!st.isFile()) {
+      return { ok: false, reason: 'not-regular', detail: describeKind(st) };
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no such file' };
+    return { ok: false, reason: 'io', detail: (err as Error).message };
+  }
+  let fd: number;
+  try {
+    // O_NONBLOCK: if the file was swapped for a FIFO after the lstat, opening must not wait for a writer.
+    fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    return { ok: false, reason: 'io', detail: (err as Error).message };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(st) };
+    if (st.size > cap) return { ok: false, reason: 'oversize', detail: `${st.size} bytes`, size: st.size };
+    const buf = Buffer.allocUnsafe(cap + 1);
+    let total = 0;
+    while (total < buf.length) {
+      const n = readSync(fd, buf, total, buf.length - total, null);
+      if (n === 0) break;
+      total += n;
+    }
+    if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
+    return { ok: true, bytes: buf.subarray(0, total), size: total };
+  } catch (err) {
+    return { ok: false, reason: 'io', detail: (err as Error).message };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A SKILL.md inside a symlinked skill directory: the directory link must be checked too. */
+function hasLinkBetween(rootReal: string, file: string): boolean {
+  const dir = path.dirname(file);
+  if (path.resolve(dir) === rootReal) return false;
+  try {
+    return lstatSync(dir).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export function describeKind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device file';
+  if (st.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+export type DecodedText = { ok: true; text: string } | { ok: false; offset: number };
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Strict UTF-8 decoding; on failure, the byte offset of the first bad sequence. BOM removed, CRLF/CR → LF. */
+export function decodeSkillText(bytes: Buffer): DecodedText {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { ok: false, offset: firstInvalidUtf8(bytes) };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { ok: true, text: text.replace(/\r\n?/g, '\n') };
+}
+
+function firstInvalidUtf8(bytes: Buffer): number {
+  // Binary search on prefixes would be cute; a linear scan over ≤64 KiB is plenty fast.
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const len = b < 0x80 ? 1 : b >> 5 === 0x6 ? 2 : b >> 4 === 0xe ? 3 : b >> 3 === 0x1e ? 4 : 0;
+    if (len === 0 || i + len > bytes.length) return i;
+    try {
+      decoder.decode(bytes.subarray(i, i + len));
+    } catch {
+      return i;
+    }
+    i += len;
+  }
+  return 0;
+}
+
+/** 1-based line and column of a byte offset (for pointing at invalid UTF-8). */
+export function lineColumnOfByte(bytes: Buffer, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
