@@ -1,0 +1,124 @@
+// The bridge from an MCP server's tools to the names a model sees: `mcp_<server>_<tool>`,
+// sanitised to [A-Za-z0-9_-], at most 64 characters (hash suffix when shortened or colliding),
+// with the raw name kept for tools/call. Also opens a server: connect, list, bridge.
+import { createHash } from 'node:crypto';
+import { McpClient } from './client.js';
+import { McpFailure } from './failure.js';
+import type { Tool, ToolAnnotations } from './messages.js';
+import { expandHeaders, type McpServerSpec } from './server-spec.js';
+import { StreamableHttpTransport } from './streamable-http.js';
+
+export const MAX_TOOL_NAME_LENGTH = 64;
+
+export function sanitiseNamePart(part: string): string {
+  return part.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+function shortHash(server: string, tool: string, salt = 0): string {
+  return createHash('sha256').update(`${server}\u0000${tool}\u0000${salt}`).digest('hex').slice(0, 8);
+}
+
+function withSuffix(base: string, suffix: string): string {
+  return `${base.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length - 1)}_${suffix}`;
+}
+
+/** The name alone, before collisions with other tools are considered. */
+export function exposedToolName(server: string, tool: string): string {
+  const full = `mcp_${sanitiseNamePart(server)}_${sanitiseNamePart(tool)}`;
+  return full.length <= MAX_TOOL_NAME_LENGTH ? full : withSuffix(full, shortHash(server, tool));
+}
+
+export interface NamedTool {
+  server: string;
+  tool: string;
+  exposed: string;
+  /** Why the name is not simply mcp_<server>_<tool>, if it is not. */
+  renamed?: 'shortened' | 'collision';
+}
+
+/**
+ * Names for a list of (server, tool) pairs, unique among themselves and against `taken` (built-in
+ * tool names). The first pair keeps the plain name; later colliding pairs get a hash suffix.
+ */
+export function assignToolNames(pairs: readonly { server: string; tool: string }[], taken: Iterable<string> = []): NamedTool[] {
+  const used = new Set(taken);
+  return pairs.map(({ server, tool }) => {
+    let exposed = exposedToolName(server, tool);
+    const named: NamedTool = { server, tool, exposed };
+    if (exposed !== `mcp_${sanitiseNamePart(server)}_${sanitiseNamePart(tool)}`) named.renamed = 'shortened';
+    for (let salt = 0; used.has(exposed); salt++) {
+      exposed = withSuffix(`mcp_${sanitiseNamePart(server)}_${sanitiseNamePart(tool)}`, shortHash(server, tool, salt));
+      named.renamed = 'collision';
+    }
+    named.exposed = exposed;
+    used.add(exposed);
+    return named;
+  });
+}
+
+/** A tool as the server described it, with the annotations the gate reads. */
+export interface ServerTool {
+  rawName: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  /** Tools that require task augmentation cannot be called with a plain tools/call. */
+  callable: boolean;
+}
+
+export function toServerTool(tool: Tool): ServerTool {
+  const t: ServerTool = {
+    rawName: tool.name,
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    annotations: { ...tool.annotations },
+    callable: tool.execution?.taskSupport !== 'required',
+  };
+  const title = tool.title ?? tool.annotations?.title;
+  if (title !== undefined) t.title = title;
+  if (tool.description !== undefined) t.description = tool.description;
+  return t;
+}
+
+export interface OpenServer {
+  spec: McpServerSpec;
+  client: McpClient;
+  protocolVersion: string;
+  serverName: string;
+  tools: ServerTool[];
+}
+
+export interface OpenServerOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  clientInfo: { name: string; version: string };
+}
+
+/** Connect to one server and list its tools. Rejects with McpFailure; the connection is closed on failure. */
+export async function openServer(spec: McpServerSpec, options: OpenServerOptions): Promise<OpenServer> {
+  const headers = expandHeaders(spec.headers, options.env);
+  const transport = new StreamableHttpTransport({
+    url: spec.url,
+    headers,
+    ...(spec.connectTimeoutMs !== undefined ? { connectTimeoutMs: spec.connectTimeoutMs } : {}),
+  });
+  const client = new McpClient(transport, {
+    clientInfo: options.clientInfo,
+    ...(spec.connectTimeoutMs !== undefined ? { handshakeTimeoutMs: spec.connectTimeoutMs } : {}),
+    ...(spec.callTimeoutMs !== undefined ? { callTimeoutMs: spec.callTimeoutMs } : {}),
+  });
+  try {
+    const init = await client.connect();
+    const tools = (await client.listTools()).map(toServerTool);
+    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools };
+  } catch (err) {
+    await client.close();
+    if (err instanceof McpFailure) throw err;
+    throw new McpFailure('MCP002', `cannot use MCP server ${spec.name}: ${(err as Error).message}`);
+  }
+}
+
+/** Re-list after notifications/tools/list_changed, so the gate sees current annotations. */
+export async function refreshTools(server: OpenServer): Promise<void> {
+  if (!server.client.toolsChanged) return;
+  server.tools = (await server.client.listTools()).map(toServerTool);
+}

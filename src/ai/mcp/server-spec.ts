@@ -1,0 +1,58 @@
+// Where an MCP server comes from (an active tool skill or a --mcp flag) and how to reach it:
+// URL mapping (mcp:// → http://), NAME=URL flags, ${ENV} expansion of header values.
+import { McpFailure } from './failure.js';
+
+export interface McpServerSpec {
+  /** The user's alias: the skill name or the --mcp NAME (or one derived from the URL). */
+  name: string;
+  url: string;
+  /** Raw header values, `${VAR}` not yet expanded. */
+  headers: Record<string, string>;
+  connectTimeoutMs?: number;
+  callTimeoutMs?: number;
+  /** false: ask for every call, whatever the server's readOnlyHint says. */
+  trustAnnotations: boolean;
+  source: { kind: 'skill'; path: string } | { kind: 'flag' };
+}
+
+/** mcp:// means http://; only http and https are accepted. */
+export function normaliseServerUrl(raw: string): string {
+  const mapped = raw.replace(/^mcp:\/\//i, 'http://');
+  let u: URL;
+  try {
+    u = new URL(mapped);
+  } catch {
+    throw new McpFailure('MCP001', `"${raw}" is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new McpFailure('MCP001', `"${raw}" uses ${u.protocol.replace(/:$/, '')}://; expected mcp://, http:// or https://`);
+  }
+  return u.toString();
+}
+
+/** `--mcp URL` or `--mcp NAME=URL`. A bare URL is named after its host and port. */
+export function parseMcpFlag(value: string): McpServerSpec {
+  const m = /^([A-Za-z0-9][A-Za-z0-9_.-]*)=(.+)$/.exec(value);
+  const url = normaliseServerUrl(m ? m[2]! : value);
+  const u = new URL(url);
+  const name = m ? m[1]! : `${u.hostname.replace(/^\[|\]$/g, '')}-${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  return { name, url, headers: {}, trustAnnotations: true, source: { kind: 'flag' } };
+}
+
+/**
+ * Expand `${VAR}` in header values from env. A missing variable is an error naming the header and
+ * the variable, never the value.
+ */
+export function expandHeaders(raw: Record<string, string>, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, template] of Object.entries(raw)) {
+    out[name] = template.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, variable: string) => {
+      const value = env[variable];
+      if (value === undefined || value === '') {
+        throw new McpFailure('MCP014', `header "${name}" uses \${${variable}}, which is not set`, `export ${variable} before running oxo-flow`);
+      }
+      return value;
+    });
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+// Built-in read-only tools over the active skills: read_skill (the prompt text) and
+// read_skill_file (a file in the skill's own directory). Path-safe: relative paths only, no `..`,
+// no hidden components, real path inside the skill directory, regular files, 512 KiB cap.
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Skill } from '../skills/types.js';
+import type { ToolEntry, ToolOutput } from './types.js';
+
+export const MAX_SKILL_FILE_BYTES = 512 * 1024;
+
+const fail = (text: string): ToolOutput => ({ isError: true, text, code: 'TOOL003' });
+
+function findSkill(skills: readonly Skill[], name: unknown): Skill | undefined {
+  if (typeof name !== 'string') return undefined;
+  return skills.find((s) => s.name === name || `${s.scope}/${s.name}` === name);
+}
+
+/** Why a requested path is refused, or undefined when its form is acceptable. */
+export function unsafePathReason(p: string): string | undefined {
+  if (p === '' || p.includes('\0')) return 'the path is empty or contains a NUL byte';
+  if (path.isAbsolute(p) || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return 'only paths relative to the skill directory are allowed';
+  const parts = p.split(/[\\/]+/).filter((x) => x !== '' && x !== '.');
+  if (parts.length === 0) return 'the path names the skill directory itself';
+  if (parts.includes('..')) return '".." is not allowed';
+  if (parts.some((x) => x.startsWith('.'))) return 'hidden files and directories are not readable';
+  return undefined;
+}
+
+/** Read one file of a SKILL.md skill. Returns the text, or an error output saying why not. */
+export function readSkillFile(skill: Skill, relative: string): ToolOutput {
+  if (skill.format !== 'md') return fail(`skill ${skill.name} is a single .skill.toml file with no directory of its own; use read_skill`);
+  const reason = unsafePathReason(relative);
+  if (reason !== undefined) return fail(`cannot read "${relative}": ${reason}`);
+  let root: string;
+  let real: string;
+  try {
+    root = realpathSync(skill.dir);
+    real = realpathSync(path.join(root, relative));
+  } catch {
+    return fail(`cannot read "${relative}": no such file in skill ${skill.name}`);
+  }
+  const rel = path.relative(root, real);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return fail(`cannot read "${relative}": it resolves outside the skill directory`);
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    return fail(`cannot read "${relative}": ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return fail(`cannot read "${relative}": not a regular file`);
+    if (st.size > MAX_SKILL_FILE_BYTES) return fail(`cannot read "${relative}": ${st.size} bytes is over the ${MAX_SKILL_FILE_BYTES}-byte cap`);
+    const buf = Buffer.alloc(MAX_SKILL_FILE_BYTES + 1);
+    let total = 0;
+    for (let n = 1; n > 0 && total < buf.length; total += n) n = readSync(fd, buf, total, buf.length - total, null);
+    if (total > MAX_SKILL_FILE_BYTES) return fail(`cannot read "${relative}": over the ${MAX_SKILL_FILE_BYTES}-byte cap`);
+    return { isError: false, text: buf.subarray(0, total).toString('utf8') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const builtinGate = { builtinReadOnly: true, trustAnnotations: true } as const;
+const readOnly = { readOnlyHint: true };
+
+export function readSkillTools(active: readonly Skill[]): ToolEntry[] {
+  const names = active.map((s) => s.name);
+  const noSkill = (name: unknown): ToolOutput =>
+    fail(`no active skill named ${JSON.stringify(name)}; active skills: ${names.length > 0 ? names.join(', ') : 'none'}`);
+  return [
+    {
+      name: 'read_skill',
+      description: 'Read the full text of an active skill (its prompt text, or the SKILL.md body).',
+      inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'skill name' } }, required: ['name'], additionalProperties: false },
+      origin: { kind: 'builtin' },
+      annotations: readOnly,
+      gate: builtinGate,
+      callable: true,
+      invoke: async (args) => {
+        const skill = findSkill(active, args.name);
+        if (skill === undefined) return noSkill(args.name);
+        return { isError: false, text: skill.prompt ?? '' };
+      },
+    },
+    {
+      name: 'read_skill_file',
+      description: "Read a file inside an active SKILL.md skill's directory (relative path, e.g. references/guide.md).",
+      inputSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', description: 'skill name' }, path: { type: 'string', description: 'path relative to the skill directory' } },
+        required: ['name', 'path'],
+        additionalProperties: false,
+      },
+      origin: { kind: 'builtin' },
+      annotations: readOnly,
+      gate: builtinGate,
+      callable: true,
+      invoke: async (args) => {
+        const skill = findSkill(active, args.name);
+        if (skill === undefined) return noSkill(args.name);
+        if (typeof args.path !== 'string') return fail('"path" must be a string');
+        return readSkillFile(skill, args.path);
+      },
+    },
+  ];
+}

@@ -1,0 +1,122 @@
+// The tool registry: built-in read-only tools plus the tools of every reachable MCP server, under
+// unique exposed names. An unreachable or broken server is recorded once and skipped; the others
+// still serve.
+import { assignToolNames, openServer, refreshTools, type OpenServer, type ServerTool } from '../mcp/bridge.js';
+import { McpFailure, displayUrl } from '../mcp/failure.js';
+import { capText, resultText } from '../mcp/result.js';
+import type { McpServerSpec } from '../mcp/server-spec.js';
+import type { Code } from '../../diagnostics/registry.js';
+import type { ToolEntry, ToolOutput } from './types.js';
+
+export interface ServerStatus {
+  name: string;
+  /** Shown without credentials. */
+  url: string;
+  source: McpServerSpec['source'];
+  ok: boolean;
+  protocolVersion?: string;
+  serverName?: string;
+  toolCount?: number;
+  error?: { code: Code; message: string; hint?: string };
+}
+
+export interface RenamedTool {
+  exposed: string;
+  server: string;
+  rawName: string;
+  why: 'shortened' | 'collision';
+}
+
+export interface ToolRegistry {
+  tools: ToolEntry[];
+  servers: ServerStatus[];
+  renamed: RenamedTool[];
+  find(name: string): ToolEntry | undefined;
+  /** Close every MCP session (DELETE). Never throws. */
+  close(): Promise<void>;
+}
+
+export interface RegistryOptions {
+  builtins: ToolEntry[];
+  servers: McpServerSpec[];
+  env: Readonly<Record<string, string | undefined>>;
+  clientInfo: { name: string; version: string };
+}
+
+export function failureInfo(err: unknown): { code: Code; message: string; hint?: string } {
+  if (err instanceof McpFailure) return { code: err.code, message: err.message, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
+  return { code: 'MCP002', message: (err as Error)?.message ?? String(err) };
+}
+
+export async function buildToolRegistry(options: RegistryOptions): Promise<ToolRegistry> {
+  const settled = await Promise.allSettled(options.servers.map((spec) => openServer(spec, { env: options.env, clientInfo: options.clientInfo })));
+  const open: OpenServer[] = [];
+  const servers: ServerStatus[] = options.servers.map((spec, i) => {
+    const outcome = settled[i]!;
+    const base = { name: spec.name, url: displayUrl(spec.url), source: spec.source };
+    if (outcome.status === 'rejected') return { ...base, ok: false, error: failureInfo(outcome.reason) };
+    open.push(outcome.value);
+    return { ...base, ok: true, protocolVersion: outcome.value.protocolVersion, serverName: outcome.value.serverName, toolCount: outcome.value.tools.length };
+  });
+
+  const pairs = open.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+  const names = assignToolNames(
+    pairs.map((p) => ({ server: p.server.spec.name, tool: p.tool.rawName })),
+    options.builtins.map((t) => t.name),
+  );
+  const renamed: RenamedTool[] = [];
+  const mcpTools = pairs.map(({ server, tool }, i) => {
+    const named = names[i]!;
+    if (named.renamed !== undefined) renamed.push({ exposed: named.exposed, server: server.spec.name, rawName: tool.rawName, why: named.renamed });
+    return mcpToolEntry(named.exposed, server, tool);
+  });
+  const tools = [...options.builtins, ...mcpTools];
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return {
+    tools,
+    servers,
+    renamed,
+    find: (name) => byName.get(name),
+    close: async () => {
+      await Promise.all(open.map((s) => s.client.close()));
+    },
+  };
+}
+
+function mcpToolEntry(exposed: string, server: OpenServer, tool: ServerTool): ToolEntry {
+  const entry: ToolEntry = {
+    name: exposed,
+    description: `[MCP: ${server.spec.name}] ${tool.description ?? tool.title ?? tool.rawName}`,
+    inputSchema: tool.inputSchema,
+    origin: { kind: 'mcp', server: server.spec.name, url: displayUrl(server.spec.url), rawName: tool.rawName },
+    annotations: tool.annotations,
+    gate: gateFor(tool, server),
+    callable: tool.callable,
+    invoke: (args) => invokeMcpTool(server, tool.rawName, args),
+    // After notifications/tools/list_changed, re-list so the gate judges today's annotations.
+    refresh: async () => {
+      if (!server.client.toolsChanged) return entry;
+      await refreshTools(server);
+      const now = server.tools.find((t) => t.rawName === tool.rawName);
+      return now === undefined ? undefined : mcpToolEntry(exposed, server, now);
+    },
+  };
+  if (tool.title !== undefined) entry.title = tool.title;
+  return entry;
+}
+
+function gateFor(tool: ServerTool, server: OpenServer): ToolEntry['gate'] {
+  const gate: ToolEntry['gate'] = { builtinReadOnly: false, trustAnnotations: server.spec.trustAnnotations };
+  if (tool.annotations.readOnlyHint !== undefined) gate.readOnlyHint = tool.annotations.readOnlyHint;
+  return gate;
+}
+
+async function invokeMcpTool(server: OpenServer, rawName: string, args: Record<string, unknown>): Promise<ToolOutput> {
+  try {
+    const result = await server.client.callTool(rawName, args);
+    return { isError: result.isError === true, text: capText(resultText(result)) };
+  } catch (err) {
+    const info = failureInfo(err);
+    return { isError: true, text: capText(info.message), code: info.code };
+  }
+}
