@@ -9,5 +9,13 @@ export const cliCodes = {
   CLI003: { severity: 'error', title: 'file cannot be read', doc },
   CLI004: { severity: 'error', title: 'refusing to overwrite an existing file', hint: 'pass --force to overwrite it', doc },
   CLI005: { severity: 'error', title: 'file cannot be written', doc },
+  CLI010: { severity: 'error', title: 'config override is not KEY=VALUE', hint: 'write overrides as KEY=VALUE, e.g. `threads=8` or `chromosomes=chr1,chr2`', doc },
+  CLI011: { severity: 'error', title: 'config override value has the wrong type or is not an allowed choice', doc },
+  CLI012: { severity: 'error', title: 'config override names a key that [config] does not declare', doc },
+  CLI013: { severity: 'error', title: 'target matches no rule and no output', doc },
+  CLI014: { severity: 'error', title: '--samples names a sample that no declared source has', doc },
+  CLI020: { severity: 'error', title: 'unknown template name', hint: 'run `oxo-flow template` to list the built-in templates', doc },
+  CLI021: { severity: 'error', title: 'project directory exists and is not empty', hint: 'choose a new name, or empty the directory first', doc },
+  CLI022: { severity: 'error', title: 'invalid project name', hint: 'use letters, digits, ".", "_" and "-", starting with a letter or digit', doc },
   CLI130: { severity: 'error', title: 'interrupted', doc },
 } as const satisfies Record<string, CodeInfo>;

@@ -1,0 +1,175 @@
+// Jobs → a dependency graph. An input equal to another job's output is an edge, depends_on adds
+// edges, one output from two jobs is E006, and so is a cycle (reported as a path). Levels are the
+// longest path from a source, computed by an iterative topological sort: no recursion, any size.
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Rule, Workflow } from '../model.js';
+import { agree, type ExpandedJob } from '../expand/expand-jobs.js';
+import { locate } from '../expand/dimensions.js';
+
+export interface Dag {
+  /** deps[i]: indices of the jobs job i waits for (no duplicates). */
+  deps: number[][];
+  /** dependents[i]: indices of the jobs that wait for job i. */
+  dependents: number[][];
+  /** Longest path from a source: 0 for jobs that wait for nothing. */
+  levels: number[];
+  /** Every job index, dependencies before dependents (by level, then input order). */
+  order: number[];
+  /** Normalised output path → producing job index. */
+  producers: Map<string, number>;
+}
+
+/** Paths compare after removing `./` and doubled slashes, so `./a/b` and `a/b` are one file. */
+export function pathKey(p: string): string {
+  return p.startsWith('./') || p.includes('//') || p.includes('/./') || p.includes('/../') ? path.posix.normalize(p) : p;
+}
+
+export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { dag?: Dag; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const producers = new Map<string, number>();
+  const clashes = new Map<string, { first: number; second: number; path: string; count: number }>();
+  for (let i = 0; i < jobs.length; i++) {
+    for (const out of jobs[i]!.outputs) {
+      const key = pathKey(out);
+      const other = producers.get(key);
+      if (other === undefined) {
+        producers.set(key, i);
+        continue;
+      }
+      if (other === i) continue;
+      const pairKey = `${jobs[other]!.rule.name}\u0000${jobs[i]!.rule.name}`;
+      const seen = clashes.get(pairKey);
+      if (seen) seen.count += 1;
+      else clashes.set(pairKey, { first: other, second: i, path: out, count: 1 });
+    }
+  }
+  for (const c of clashes.values()) {
+    const a = jobs[c.first]!;
+    const b = jobs[c.second]!;
+    const more = c.count > 1 ? ` (and ${c.count - 1} more output${c.count > 2 ? 's' : ''})` : '';
+    const who = a.rule === b.rule ? `jobs ${a.id} and ${b.id} of rule ${a.rule.name}` : `rules ${a.rule.name} and ${b.rule.name}`;
+    diagnostics.push(
+      diagnostic('E006', `${who} both produce ${c.path}${more}`, {
+        ...locate(workflow, b.rule, 'output'),
+        rule: b.rule.name,
+        hint: 'each output must have exactly one producer: rename one of the outputs, or add the wildcard that tells the jobs apart',
+      }),
+    );
+  }
+
+  const deps: number[][] = jobs.map(() => []);
+  for (let i = 0; i < jobs.length; i++) {
+    const own = new Set<number>();
+    for (const input of jobs[i]!.inputs) {
+      const p = producers.get(pathKey(input));
+      if (p !== undefined) own.add(p);
+    }
+    deps[i] = [...own];
+  }
+  addDependsOn(workflow, jobs, deps, diagnostics);
+  if (diagnostics.length > 0) return { diagnostics };
+
+  const dependents: number[][] = jobs.map(() => []);
+  const waiting = new Int32Array(jobs.length);
+  for (let i = 0; i < jobs.length; i++) {
+    waiting[i] = deps[i]!.length;
+    for (const d of deps[i]!) dependents[d]!.push(i);
+  }
+  const levels = new Array<number>(jobs.length).fill(0);
+  const queue: number[] = [];
+  for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) queue.push(i);
+  for (let head = 0; head < queue.length; head++) {
+    const i = queue[head]!;
+    for (const d of dependents[i]!) {
+      if (levels[i]! + 1 > levels[d]!) levels[d] = levels[i]! + 1;
+      waiting[d]! -= 1;
+      if (waiting[d] === 0) queue.push(d);
+    }
+  }
+  if (queue.length < jobs.length) {
+    diagnostics.push(cycleDiagnostic(workflow, jobs, deps, waiting));
+    return { diagnostics };
+  }
+  const order = queue.map((i) => i).sort((a, b) => levels[a]! - levels[b]! || a - b);
+  return { dag: { deps, dependents, levels, order, producers }, diagnostics };
+}
+
+/** depends_on = ["r"]: wait for r's final jobs (those that agree on shared wildcards). */
+function addDependsOn(workflow: Workflow, jobs: readonly ExpandedJob[], deps: number[][], diagnostics: Diagnostic[]): void {
+  const finalByRule = new Map<string, number[]>();
+  for (let i = 0; i < jobs.length; i++) {
+    if (!jobs[i]!.final) continue;
+    const list = finalByRule.get(jobs[i]!.rule.name) ?? [];
+    list.push(i);
+    finalByRule.set(jobs[i]!.rule.name, list);
+  }
+  const known = new Set(workflow.rules.map((r) => r.name));
+  const reported = new Set<string>();
+  // Index each depended-on rule's jobs by the wildcard values shared with the dependent rule, so a
+  // per-sample depends_on costs one lookup per job rather than a scan of every sample.
+  const index = new Map<string, Map<string, number[]>>();
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    for (const name of j.rule.dependsOn) {
+      if (!known.has(name)) {
+        reportUnknown(workflow, j.rule, name, reported, diagnostics);
+        continue;
+      }
+      const targets = finalByRule.get(name) ?? [];
+      if (targets.length === 0) continue;
+      const shared = Object.keys(jobs[targets[0]!]!.wildcards).filter((k) => k in j.wildcards).sort();
+      const cacheKey = `${j.rule.name}\u0000${name}`;
+      let byValues = index.get(cacheKey);
+      if (byValues === undefined) {
+        byValues = new Map();
+        for (const t of targets) {
+          const sig = shared.map((k) => jobs[t]!.wildcards[k]).join('\u0000');
+          const list = byValues.get(sig) ?? [];
+          list.push(t);
+          byValues.set(sig, list);
+        }
+        index.set(cacheKey, byValues);
+      }
+      const sig = shared.map((k) => j.wildcards[k]).join('\u0000');
+      for (const t of byValues.get(sig) ?? []) {
+        if (t !== i && agree(jobs[t]!.wildcards, j.wildcards) && !deps[i]!.includes(t)) deps[i]!.push(t);
+      }
+    }
+  }
+}
+
+function reportUnknown(workflow: Workflow, rule: Rule, name: string, reported: Set<string>, diagnostics: Diagnostic[]): void {
+  const key = `${rule.name}\u0000${name}`;
+  if (reported.has(key)) return;
+  reported.add(key);
+  diagnostics.push(diagnostic('E007', `depends_on of rule ${rule.name} names "${name}", which is not a rule`, { ...locate(workflow, rule, 'depends_on'), rule: rule.name }));
+}
+
+/** Every job left after the topological sort waits for another left-over job: walk until one repeats. */
+function cycleDiagnostic(workflow: Workflow, jobs: readonly ExpandedJob[], deps: number[][], waiting: Int32Array): Diagnostic {
+  let start = 0;
+  while (waiting[start] === 0) start += 1;
+  const seenAt = new Map<number, number>();
+  const walk: number[] = [];
+  let at = start;
+  while (!seenAt.has(at)) {
+    seenAt.set(at, walk.length);
+    walk.push(at);
+    at = deps[at]!.find((d) => waiting[d]! > 0)!;
+  }
+  // walk follows "waits for" edges; print it the way data flows: producer → consumer.
+  const loop = walk.slice(seenAt.get(at)!).reverse();
+  // Start the printed loop at the rule that comes first in the file, so the message is stable.
+  let first = 0;
+  for (let k = 1; k < loop.length; k++) if (jobs[loop[k]!]!.rule.index < jobs[loop[first]!]!.rule.index) first = k;
+  loop.push(...loop.splice(0, first));
+  const names = loop.map((i) => jobs[i]!.id);
+  const text = [...names, names[0]].join(' → ');
+  const head = jobs[loop[0]!]!;
+  return diagnostic('E006', `cycle: ${text}`, {
+    ...locate(workflow, head.rule),
+    rule: head.rule.name,
+    hint: 'a job cannot need, directly or through other jobs, a file it produces itself: break one of these links',
+  });
+}

@@ -1,0 +1,176 @@
+// Which wildcards a rule fans out over, and the value combinations each fan-out contributes.
+// A rule mentions a wildcard in its input, output or shell; only declared sources supply values.
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { ConfigValue, Pair, Rule, Workflow } from '../model.js';
+import type { Template } from '../render/template.js';
+import type { SampleSource } from './sources.js';
+
+/** One value combination of one fan-out: `id` values name the job, `extra` values only render. */
+export interface Option {
+  id: Record<string, string>;
+  extra: Record<string, string>;
+}
+
+export interface Dimension {
+  kind: 'pairs' | 'samples' | 'scatter';
+  options: Option[];
+}
+
+export const PAIR_WILDCARDS = ['pair_id', 'experiment', 'control', 'experiment_type', 'tumor', 'normal', 'tumor_type'] as const;
+export const SAMPLE_WILDCARDS = ['sample', 'group'] as const;
+const PAIR_SET: ReadonlySet<string> = new Set(PAIR_WILDCARDS);
+const SAMPLE_SET: ReadonlySet<string> = new Set(SAMPLE_WILDCARDS);
+
+export interface DimensionContext {
+  workflow: Workflow;
+  samples: SampleSource;
+  config: ReadonlyMap<string, ConfigValue>;
+  /** Graph drawing and graph checks: a missing source yields one stand-in value instead of E021. */
+  standIns: boolean;
+}
+
+/** Names a rule mentions in the templates that decide its fan-out. */
+export function mentionedNames(templates: readonly Template[]): Set<string> {
+  const names = new Set<string>();
+  for (const t of templates) for (const v of t.vars) names.add(v);
+  return names;
+}
+
+export function ruleDimensions(
+  rule: Rule,
+  mentioned: ReadonlySet<string>,
+  ctx: DimensionContext,
+  diagnostics: Diagnostic[],
+): Dimension[] | undefined {
+  const dims: Dimension[] = [];
+  const where = locate(ctx.workflow, rule);
+  const pairNames = [...mentioned].filter((n) => PAIR_SET.has(n));
+  if (pairNames.length > 0) {
+    const pairs = ctx.workflow.pairs.filter((p) => !needsControl(pairNames) || p.control !== undefined);
+    if (pairs.length === 0) {
+      if (!ctx.standIns) {
+        diagnostics.push(
+          diagnostic('E021', `\`{${pairNames[0]}}\` in rule ${rule.name} has no source: declare [[pairs]]`, {
+            ...where,
+            rule: rule.name,
+            hint: ctx.workflow.pairs.length > 0 ? 'every [[pairs]] entry lacks a control, but this rule needs one' : 'add [[pairs]] entries with pair_id, experiment and control',
+          }),
+        );
+        return undefined;
+      }
+      dims.push({ kind: 'pairs', options: [standIn(pairNames)] });
+    } else {
+      dims.push({ kind: 'pairs', options: pairs.map((p) => pairOption(p, pairNames)) });
+    }
+  }
+  const sampleNames = [...mentioned].filter((n) => SAMPLE_SET.has(n));
+  if (sampleNames.length > 0) {
+    const members = ctx.samples.members;
+    if (members.length === 0) {
+      if (!ctx.standIns) {
+        const why = ctx.samples.emptyBecause ? ` (workflow.sample_pattern found nothing: ${ctx.samples.emptyBecause})` : '';
+        diagnostics.push(
+          diagnostic('E021', `\`{${sampleNames[0]}}\` in rule ${rule.name} has no source: declare [[sample_groups]], set workflow.sample_pattern, or pass --samples${why}`, {
+            ...where,
+            rule: rule.name,
+          }),
+        );
+        return undefined;
+      }
+      dims.push({ kind: 'samples', options: [standIn(sampleNames)] });
+    } else {
+      dims.push({
+        kind: 'samples',
+        options: members.map((m) => {
+          const id: Record<string, string> = {};
+          if (mentioned.has('sample')) id.sample = m.sample;
+          if (mentioned.has('group')) id.group = m.group;
+          const extra: Record<string, string> = { ...stringValues(m.metadata), sample: m.sample, group: m.group };
+          return { id, extra };
+        }),
+      });
+    }
+  }
+  if (rule.scatter !== undefined) {
+    const values = listValues(rule.scatter.values, rule.scatter.valuesFrom, ctx.config);
+    if (values === undefined || values.length === 0) {
+      diagnostics.push(
+        diagnostic(values === undefined ? 'E005' : 'E021', `scatter of rule ${rule.name} has no values${rule.scatter.valuesFrom ? `: ${rule.scatter.valuesFrom} ${values === undefined ? 'is not defined in [config]' : 'is empty'}` : ''}`, {
+          ...where,
+          rule: rule.name,
+          hint: 'give scatter.values, or values_from = "config.KEY" naming a list in [config]',
+        }),
+      );
+      return undefined;
+    }
+    const variable = rule.scatter.variable;
+    dims.push({ kind: 'scatter', options: values.map((v) => ({ id: { [variable]: v }, extra: {} })) });
+  }
+  return dims;
+}
+
+/**
+ * Values for scatter/split/expand_inputs: a literal list, or `config.KEY` (a list, or a string split
+ * on commas), or a literal comma-separated list. Undefined when a config key is missing.
+ */
+export function listValues(
+  values: readonly string[] | undefined,
+  from: string | undefined,
+  config: ReadonlyMap<string, ConfigValue>,
+): string[] | undefined {
+  if (values !== undefined) return [...values];
+  if (from === undefined) return [];
+  if (from.startsWith('config.')) {
+    const v = config.get(from.slice('config.'.length));
+    if (v === undefined) return undefined;
+    return splitValue(v);
+  }
+  return splitValue(from);
+}
+
+function splitValue(v: ConfigValue): string[] {
+  if (Array.isArray(v)) return v.map((x) => String(x));
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return [String(v)];
+}
+
+function needsControl(names: readonly string[]): boolean {
+  return names.includes('control') || names.includes('normal');
+}
+
+function pairOption(p: Pair, mentioned: readonly string[]): Option {
+  const all: Record<string, string | undefined> = {
+    pair_id: p.pairId,
+    experiment: p.experiment,
+    tumor: p.experiment,
+    control: p.control,
+    normal: p.control,
+    experiment_type: p.experimentType,
+    tumor_type: p.experimentType,
+  };
+  const id: Record<string, string> = {};
+  for (const n of mentioned) {
+    const v = all[n];
+    if (v !== undefined) id[n] = v;
+  }
+  const extra: Record<string, string> = stringValues(p.metadata);
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) extra[k] = v;
+  return { id, extra };
+}
+
+function standIn(names: readonly string[]): Option {
+  const id: Record<string, string> = {};
+  for (const n of names) id[n] = `<${n}>`;
+  return { id, extra: {} };
+}
+
+function stringValues(meta: Readonly<Record<string, ConfigValue>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(meta)) out[k] = Array.isArray(v) ? v.join(' ') : String(v);
+  return out;
+}
+
+export function locate(workflow: Workflow, rule: Rule, key?: string): { file: string; line?: number; column?: number } {
+  const pos = workflow.positions.locate(key === undefined ? ['rules', rule.index] : ['rules', rule.index, key]);
+  return pos === undefined ? { file: workflow.file } : { file: workflow.file, line: pos.line, column: pos.column };
+}

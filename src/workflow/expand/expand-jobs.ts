@@ -1,0 +1,343 @@
+// Rules → jobs. Each rule's templates are compiled once, then rendered for every value combination
+// of its fan-outs (pairs × samples × scatter, then transform split). Gather and expand_inputs add
+// fan-in inputs; commands are rendered last, once every job's inputs are final.
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { ConfigValue, Rule, Workflow } from '../model.js';
+import { compileTemplate, renderTemplate, type Template } from '../render/template.js';
+import { shellQuote } from '../render/shell-quote.js';
+import { listValues, locate, mentionedNames, ruleDimensions, type Dimension, type Option } from './dimensions.js';
+import type { SampleSource } from './sources.js';
+
+export interface ExpandedJob {
+  /** `rule[k=v,…]` with wildcard keys sorted; `rule.combine[…]` for a transform's combine step. */
+  id: string;
+  rule: Rule;
+  step?: 'map' | 'combine';
+  /** The wildcard values that name this job. */
+  wildcards: Record<string, string>;
+  inputs: string[];
+  inputNames: Record<string, number>;
+  outputs: string[];
+  outputNames: Record<string, number>;
+  log?: string;
+  command: string;
+  /** False for transform map jobs when a combine step delivers the rule's outputs. */
+  final: boolean;
+  /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
+  values: Record<string, string>;
+}
+
+export interface ExpandSettings {
+  samples: SampleSource;
+  config: ReadonlyMap<string, ConfigValue>;
+  standIns?: boolean;
+}
+
+export interface ExpandResult {
+  jobs: ExpandedJob[];
+  diagnostics: Diagnostic[];
+}
+
+interface CompiledRule {
+  rule: Rule;
+  inputs: Template[];
+  outputs: Template[];
+  log?: Template;
+  command?: Template;
+  isScript: boolean;
+  map?: Template;
+  combine?: Template;
+  expand: { pattern: Template; variables: [string, string[]][] }[];
+}
+
+export function expandJobs(workflow: Workflow, settings: ExpandSettings): ExpandResult {
+  const diagnostics: Diagnostic[] = [];
+  const jobs = new Map<string, ExpandedJob>();
+  const byRule = new Map<string, ExpandedJob[]>();
+  const compiled = new Map<string, CompiledRule>();
+  const config = settings.config;
+  const getConfig = (key: string) => config.get(key);
+
+  for (const rule of workflow.rules) {
+    const c = compileRule(rule, workflow, config, diagnostics);
+    if (c === undefined) continue;
+    compiled.set(rule.name, c);
+    const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
+    if (!c.isScript && c.command) fanOut.push(c.command);
+    const mentioned = mentionedNames(fanOut);
+    if (rule.transform) mentioned.delete(rule.transform.split.by);
+    const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
+    if (dims === undefined) continue;
+
+    const missing = new Set<string>();
+    const made: ExpandedJob[] = [];
+    for (const combo of product(dims)) {
+      const values = { ...combo.extra, ...combo.id };
+      const vars = (name: string) => {
+        const v = values[name];
+        if (v === undefined) missing.add(name);
+        return v;
+      };
+      const renderPath = (t: Template) => renderTemplate(t, { vars, config: getConfig });
+      const inputs = c.inputs.map(renderPath);
+      for (const e of c.expand) inputs.push(...expandPattern(e, values, getConfig));
+      const outputs = c.outputs.map(renderPath);
+      const log = c.log ? renderPath(c.log) : undefined;
+      if (rule.transform) {
+        made.push(...transformJobs(rule, c, combo, values, inputs, outputs, log, config, diagnostics, workflow));
+        continue;
+      }
+      made.push(job(rule, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true));
+    }
+    if (missing.size > 0 && !settings.standIns) {
+      for (const name of missing) {
+        diagnostics.push(
+          diagnostic('E021', `\`{${name}}\` in rule ${rule.name} has no source: it is not a wildcard (sample, group, pair_id, experiment, control) nor this rule's scatter or transform variable`, {
+            ...locate(workflow, rule),
+            rule: rule.name,
+            hint: `{${name}} is not a wildcard this engine knows, so it would end up literally in a file name; use a [config] key ({config.${name}}) or a scatter variable`,
+          }),
+        );
+      }
+      continue;
+    }
+    const kept: ExpandedJob[] = [];
+    for (const j of made) {
+      if (jobs.has(j.id)) continue; // Same rule, same wildcard values: one object per id.
+      jobs.set(j.id, j);
+      kept.push(j);
+    }
+    byRule.set(rule.name, kept);
+  }
+
+  addGatherInputs(workflow, byRule, diagnostics);
+  for (const j of jobs.values()) renderCommand(j, compiled.get(j.rule.name)!, workflow, getConfig);
+  return { jobs: [...jobs.values()], diagnostics };
+}
+
+function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string, ConfigValue>, diagnostics: Diagnostic[]): CompiledRule | undefined {
+  const c: CompiledRule = {
+    rule,
+    inputs: rule.input.paths.map(compileTemplate),
+    outputs: rule.output.paths.map(compileTemplate),
+    isScript: rule.shell === undefined && rule.script !== undefined,
+    expand: [],
+  };
+  if (rule.log !== undefined) c.log = compileTemplate(rule.log);
+  if (rule.shell !== undefined) c.command = compileTemplate(rule.shell);
+  else if (rule.script !== undefined) c.command = compileTemplate(rule.script);
+  if (rule.transform?.map !== undefined) c.map = compileTemplate(rule.transform.map);
+  if (rule.transform?.combine !== undefined) c.combine = compileTemplate(rule.transform.combine.shell);
+  let ok = true;
+  for (const e of rule.expandInputs) {
+    const variables: [string, string[]][] = [];
+    for (const [name, from] of Object.entries(e.variables)) {
+      const values = listValues(undefined, from, config);
+      if (values === undefined) {
+        diagnostics.push(
+          diagnostic('E005', `expand_inputs of rule ${rule.name}: ${from} is not defined in [config]`, {
+            ...locate(workflow, rule, 'expand_inputs'),
+            rule: rule.name,
+          }),
+        );
+        ok = false;
+        continue;
+      }
+      variables.push([name, values]);
+    }
+    c.expand.push({ pattern: compileTemplate(e.pattern), variables });
+  }
+  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
+  const reported = new Set<string>();
+  for (const t of all) {
+    for (const key of t.configKeys) {
+      if (config.has(key) || reported.has(key)) continue;
+      reported.add(key);
+      diagnostics.push(
+        diagnostic('E005', `{config.${key}} in rule ${rule.name} is not defined in [config]`, {
+          ...locate(workflow, rule),
+          rule: rule.name,
+          hint: `add ${key} to [config], or pass ${key}=VALUE`,
+        }),
+      );
+      ok = false;
+    }
+  }
+  return ok ? c : undefined;
+}
+
+/** Cartesian product of the fan-outs; a rule with none gives one combination with no values. */
+function* product(dims: readonly Dimension[]): Generator<Option> {
+  if (dims.length === 0) {
+    yield { id: {}, extra: {} };
+    return;
+  }
+  const idx = dims.map(() => 0);
+  if (dims.some((d) => d.options.length === 0)) return;
+  for (;;) {
+    const id: Record<string, string> = {};
+    const extra: Record<string, string> = {};
+    for (let d = 0; d < dims.length; d++) {
+      const o = dims[d]!.options[idx[d]!]!;
+      Object.assign(extra, o.extra);
+      Object.assign(id, o.id);
+    }
+    yield { id, extra };
+    let d = dims.length - 1;
+    while (d >= 0) {
+      idx[d]! += 1;
+      if (idx[d]! < dims[d]!.options.length) break;
+      idx[d] = 0;
+      d -= 1;
+    }
+    if (d < 0) return;
+  }
+}
+
+function expandPattern(
+  e: CompiledRule['expand'][number],
+  jobValues: Record<string, string>,
+  config: (key: string) => ConfigValue | undefined,
+): string[] {
+  let rows: Record<string, string>[] = [{}];
+  for (const [name, values] of e.variables) {
+    const next: Record<string, string>[] = [];
+    for (const row of rows) for (const v of values) next.push({ ...row, [name]: v });
+    rows = next;
+  }
+  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config }));
+}
+
+function transformJobs(
+  rule: Rule,
+  c: CompiledRule,
+  combo: Option,
+  values: Record<string, string>,
+  inputs: string[],
+  outputs: string[],
+  log: string | undefined,
+  config: ReadonlyMap<string, ConfigValue>,
+  diagnostics: Diagnostic[],
+  workflow: Workflow,
+): ExpandedJob[] {
+  const t = rule.transform!;
+  const splitValues = listValues(t.split.values, t.split.valuesFrom, config);
+  if (splitValues === undefined || splitValues.length === 0) {
+    diagnostics.push(
+      diagnostic(splitValues === undefined ? 'E005' : 'E021', `transform.split of rule ${rule.name} has no values${t.split.valuesFrom ? `: ${t.split.valuesFrom} ${splitValues === undefined ? 'is not defined in [config]' : 'is empty'}` : ''}`, {
+        ...locate(workflow, rule, 'transform'),
+        rule: rule.name,
+      }),
+    );
+    return [];
+  }
+  const idKeys = Object.keys(combo.id).sort();
+  const base = ['.oxo-flow', 'chunks', rule.name, ...idKeys.map((k) => `${k}=${combo.id[k]}`)].join('/');
+  const out: ExpandedJob[] = [];
+  const chunks: string[] = [];
+  for (const v of splitValues) {
+    const chunkOutputs = outputs.length > 0 ? outputs.map((o) => `${base}/${v}/${path.posix.basename(o)}`) : [`${base}/${v}.out`];
+    chunks.push(...chunkOutputs);
+    const id = { ...combo.id, [t.split.by]: v };
+    out.push(job(rule, 'map', id, { ...values, [t.split.by]: v }, inputs, rule.input.names, chunkOutputs, outputs.length > 0 ? rule.output.names : {}, log, c.combine === undefined));
+  }
+  if (c.combine !== undefined) {
+    out.push(job(rule, 'combine', combo.id, { ...values, chunks: chunks.join(' ') }, chunks, {}, outputs, rule.output.names, log, true));
+  }
+  return out;
+}
+
+function job(
+  rule: Rule,
+  step: 'map' | 'combine' | undefined,
+  wildcards: Record<string, string>,
+  values: Record<string, string>,
+  inputs: string[],
+  inputNames: Record<string, number>,
+  outputs: string[],
+  outputNames: Record<string, number>,
+  log: string | undefined,
+  final: boolean,
+): ExpandedJob {
+  const sorted: Record<string, string> = {};
+  for (const k of Object.keys(wildcards).sort()) sorted[k] = wildcards[k]!;
+  const j: ExpandedJob = { id: jobId(rule.name, step, sorted), rule, wildcards: sorted, inputs, inputNames, outputs, outputNames, command: '', final, values };
+  if (step !== undefined) j.step = step;
+  if (log !== undefined) j.log = log;
+  return j;
+}
+
+/** The one spelling of a job id: `rule`, `rule[k=v]`, `rule[a=1,b=2]`, `rule.combine[…]`. */
+export function jobId(rule: string, step: 'map' | 'combine' | undefined, wildcards: Readonly<Record<string, string>>): string {
+  const keys = Object.keys(wildcards).sort();
+  const name = step === 'combine' ? `${rule}.combine` : rule;
+  return keys.length === 0 ? name : `${name}[${keys.map((k) => `${k}=${wildcards[k]}`).join(',')}]`;
+}
+
+/** A scatter's gather rule receives every clone's outputs (clones that agree on shared wildcards). */
+function addGatherInputs(workflow: Workflow, byRule: Map<string, ExpandedJob[]>, diagnostics: Diagnostic[]): void {
+  for (const rule of workflow.rules) {
+    const gather = rule.scatter?.gather;
+    if (gather === undefined) continue;
+    const targets = byRule.get(gather);
+    const clones = byRule.get(rule.name) ?? [];
+    if (targets === undefined) {
+      if (!workflow.rules.some((r) => r.name === gather)) {
+        diagnostics.push(
+          diagnostic('E007', `scatter.gather of rule ${rule.name} names "${gather}", which is not a rule`, { ...locate(workflow, rule, 'scatter'), rule: rule.name }),
+        );
+      }
+      continue;
+    }
+    const variable = rule.scatter!.variable;
+    for (const t of targets) {
+      for (const clone of clones) if (agree(clone.wildcards, t.wildcards, variable)) t.inputs.push(...clone.outputs);
+    }
+  }
+}
+
+/** Two jobs agree when every wildcard they share has the same value (ignoring one key). */
+export function agree(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>, ignore?: string): boolean {
+  for (const k in a) {
+    if (k === ignore) continue;
+    const v = b[k];
+    if (v !== undefined && v !== a[k]) return false;
+  }
+  return true;
+}
+
+const INTERPRETERS: Record<string, string> = {
+  '.py': 'python',
+  '.R': 'Rscript',
+  '.r': 'Rscript',
+  '.sh': 'bash',
+  '.bash': 'bash',
+  '.pl': 'perl',
+  '.rb': 'ruby',
+  '.jl': 'julia',
+};
+
+function renderCommand(j: ExpandedJob, c: CompiledRule, workflow: Workflow, config: (key: string) => ConfigValue | undefined): void {
+  const template = j.step === 'map' ? c.map : j.step === 'combine' ? c.combine : c.command;
+  if (template === undefined) return;
+  const threads = j.rule.threads ?? workflow.defaults.threads ?? 1;
+  const memory = j.rule.memoryText ?? (j.rule.memoryMb !== undefined ? `${j.rule.memoryMb}M` : workflow.defaults.memoryText);
+  const text = renderTemplate(template, {
+    input: { paths: j.inputs, names: j.inputNames },
+    output: { paths: j.outputs, names: j.outputNames },
+    ...(j.log !== undefined ? { log: j.log } : {}),
+    threads,
+    ...(memory !== undefined ? { memory } : {}),
+    params: j.rule.params,
+    config,
+    vars: (n) => j.values[n],
+    quotePaths: true,
+  });
+  if (c.isScript && j.step === undefined) {
+    const interpreter = INTERPRETERS[path.posix.extname(text)];
+    j.command = interpreter ? `${interpreter} ${shellQuote(text)}` : shellQuote(text);
+  } else {
+    j.command = text;
+  }
+}

@@ -1,0 +1,156 @@
+// The one planning function: dry-run prints what it returns and run executes it, so the jobs a
+// dry-run says will run are exactly the jobs run runs on the same disk state.
+import path from 'node:path';
+import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { ConfigValue, Workflow } from '../model.js';
+import { evaluateWhen, parseWhen, type WhenExpr } from '../when.js';
+import { expandJobs, type ExpandedJob } from '../expand/expand-jobs.js';
+import { locate } from '../expand/dimensions.js';
+import { parseOverrides } from '../expand/overrides.js';
+import { effectiveConfig, resolveSamples } from '../expand/sources.js';
+import { buildDag, type Dag } from '../dag/build-dag.js';
+import { resolveTargets, upstreamClosure } from '../dag/targets.js';
+import { decideStatuses } from './status.js';
+import type { JobReason, JobSpec, Plan, PlanFs, PlanSettings } from './types.js';
+
+export interface PlanResult {
+  plan?: Plan;
+  diagnostics: Diagnostic[];
+}
+
+export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: PlanFs): PlanResult {
+  const overrides = parseOverrides(settings.overrides ?? [], workflow.config);
+  if (hasErrors(overrides.diagnostics)) return { diagnostics: overrides.diagnostics };
+  const fileConfig = effectiveConfig(workflow, overrides.values, []);
+  const samples = resolveSamples(workflow, settings.samples, (k) => fileConfig.get(k), fs.list);
+  if (hasErrors(samples.diagnostics)) return { diagnostics: samples.diagnostics };
+  const config = effectiveConfig(workflow, overrides.values, samples.source.members);
+
+  const diagnostics: Diagnostic[] = [];
+  const whenByRule = parseConditions(workflow, diagnostics);
+  const expanded = expandJobs(workflow, { samples: samples.source, config });
+  diagnostics.push(...expanded.diagnostics);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const jobs = expanded.jobs;
+  const built = buildDag(workflow, jobs);
+  diagnostics.push(...built.diagnostics);
+  if (built.dag === undefined || hasErrors(diagnostics)) return { diagnostics };
+  const dag = built.dag;
+
+  let keep: Uint8Array | undefined;
+  if (settings.targets !== undefined && settings.targets.length > 0) {
+    const t = resolveTargets(jobs, dag, settings.targets, workflow.rules.map((r) => r.name));
+    if (hasErrors(t.diagnostics)) return { diagnostics: [...diagnostics, ...t.diagnostics] };
+    keep = upstreamClosure(dag, t.selected);
+  }
+
+  const resolved = (p: string) => path.resolve(workflow.dir, p);
+  const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
+  const statuses = decideStatuses(jobs, dag, keep, whenFalse, fs, resolved);
+  const specs = toSpecs(workflow, jobs, dag, keep, statuses);
+  return { plan: summarise(workflow, specs, settings.cpus, samples.source.origin, samples.source.members.length), diagnostics };
+}
+
+function parseConditions(workflow: Workflow, diagnostics: Diagnostic[]): Map<string, WhenExpr> {
+  const out = new Map<string, WhenExpr>();
+  for (const rule of workflow.rules) {
+    if (rule.when === undefined) continue;
+    const parsed = parseWhen(rule.when);
+    if (parsed.ok) out.set(rule.name, parsed.expr);
+    else
+      diagnostics.push(
+        diagnostic('E022', `\`when\` of rule ${rule.name} does not parse: ${parsed.message} (column ${parsed.column} of the expression)`, {
+          ...locate(workflow, rule, 'when'),
+          rule: rule.name,
+        }),
+      );
+  }
+  return out;
+}
+
+/** Names of the rules whose `when` is false, each evaluated once with the effective config. */
+function evaluateConditions(
+  whenByRule: ReadonlyMap<string, WhenExpr>,
+  config: ReadonlyMap<string, ConfigValue>,
+  fileExists: (p: string) => boolean,
+): Set<string> {
+  const off = new Set<string>();
+  for (const [name, expr] of whenByRule) {
+    if (!evaluateWhen(expr, { config: (k) => config.get(k), fileExists })) off.add(name);
+  }
+  return off;
+}
+
+function toSpecs(
+  workflow: Workflow,
+  jobs: readonly ExpandedJob[],
+  dag: Dag,
+  keep: Uint8Array | undefined,
+  statuses: ReturnType<typeof decideStatuses>,
+): JobSpec[] {
+  const specs: JobSpec[] = [];
+  for (const i of dag.order) {
+    if (keep !== undefined && !keep[i]) continue;
+    const j = jobs[i]!;
+    const s = statuses[i]!;
+    const rule = j.rule;
+    const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
+    const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
+    const environment = rule.environment ?? workflow.defaults.environment;
+    const spec: JobSpec = {
+      id: j.id,
+      rule: rule.name,
+      wildcards: j.wildcards,
+      command: j.command,
+      inputs: j.inputs,
+      outputs: j.outputs,
+      threads: rule.threads ?? workflow.defaults.threads ?? 1,
+      dependsOn: dag.deps[i]!.map((d) => jobs[d]!.id),
+      level: dag.levels[i]!,
+      status: s.status,
+      reason: s.reason,
+      missingInputs: s.missingInputs,
+    };
+    if (j.step !== undefined) spec.step = j.step;
+    if (j.log !== undefined) spec.log = j.log;
+    if (memoryMb !== undefined) spec.memoryMb = memoryMb;
+    if (memory !== undefined) spec.memory = memory;
+    else if (memoryMb !== undefined) spec.memory = `${memoryMb}M`;
+    if (environment !== undefined) spec.environment = environment;
+    if (s.detail !== undefined) spec.detail = s.detail;
+    specs.push(spec);
+  }
+  return specs;
+}
+
+function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
+  const byReason: Record<JobReason, number> = {
+    'never completed': 0,
+    'outputs missing': 0,
+    'input newer': 0,
+    'upstream will run': 0,
+    'up to date': 0,
+    'when false': 0,
+  };
+  const widths = new Map<number, number>();
+  let run = 0;
+  let phases = 0;
+  for (const j of jobs) {
+    byReason[j.reason] += 1;
+    if (j.level + 1 > phases) phases = j.level + 1;
+    if (j.status === 'run') {
+      run += 1;
+      widths.set(j.level, (widths.get(j.level) ?? 0) + 1);
+    }
+  }
+  const maxParallel = Math.max(0, ...widths.values());
+  const suggestedJobs = Math.max(1, Math.min(maxParallel, cpus ?? maxParallel));
+  return {
+    workflow: workflow.meta.name,
+    file: workflow.file,
+    jobs,
+    summary: { jobs: jobs.length, run, skip: jobs.length - run, byReason, phases, maxParallel },
+    suggestedJobs,
+    samples: { origin, count: sampleCount },
+  };
+}

@@ -1,0 +1,75 @@
+// The plan: plain data that dry-run renders and run executes. Nothing here refers back to the
+// workflow model, so an executor needs only a JobSpec.
+import type { Environment } from '../model.js';
+
+export interface PlanSettings {
+  /** `KEY=VALUE` config overrides as typed on the command line. */
+  overrides?: readonly string[];
+  /** `--samples a,b,c`, already split. */
+  samples?: readonly string[];
+  /** `-t`: rule names, job ids or output paths; empty means every job. */
+  targets?: readonly string[];
+  /** CPUs available, for the suggested `-j`. */
+  cpus?: number;
+}
+
+/** The file system as the planner sees it: paths are absolute. */
+export interface PlanFs {
+  stat(path: string): { mtimeMs: number } | undefined;
+  list(dir: string): string[] | undefined;
+}
+
+export type JobStatus = 'run' | 'skip';
+export type JobReason = 'never completed' | 'outputs missing' | 'input newer' | 'upstream will run' | 'up to date' | 'when false';
+
+export const RUN_REASONS: readonly JobReason[] = ['never completed', 'outputs missing', 'input newer', 'upstream will run'];
+export const SKIP_REASONS: readonly JobReason[] = ['up to date', 'when false'];
+
+export interface JobSpec {
+  /** `rule`, `rule[sample=S1]`, `rule[group=g,sample=S1]` (keys sorted), `rule.combine[…]`. */
+  id: string;
+  rule: string;
+  /** Transform steps: `map` (one per split value) and `combine`. */
+  step?: 'map' | 'combine';
+  wildcards: Record<string, string>;
+  /** The fully rendered shell command (paths quoted where needed); empty when the rule has none. */
+  command: string;
+  inputs: string[];
+  outputs: string[];
+  log?: string;
+  threads: number;
+  memoryMb?: number;
+  /** Memory as written in the workflow ("8G"), for display. */
+  memory?: string;
+  environment?: Environment;
+  /** Ids of the jobs this one waits for. */
+  dependsOn: string[];
+  /** Longest path from a job that waits for nothing (0-based). */
+  level: number;
+  status: JobStatus;
+  reason: JobReason;
+  /** The file or job behind the reason, e.g. which input is newer. */
+  detail?: string;
+  /** Inputs that do not exist and that no planned job produces: the run would fail on them. */
+  missingInputs: string[];
+}
+
+export interface PlanSummary {
+  jobs: number;
+  run: number;
+  skip: number;
+  byReason: Record<JobReason, number>;
+  phases: number;
+  /** Widest phase counting only jobs that will run. */
+  maxParallel: number;
+}
+
+export interface Plan {
+  workflow: string;
+  file: string;
+  jobs: JobSpec[];
+  summary: PlanSummary;
+  /** A `-j` for `oxo-flow run`: the widest phase of runnable jobs, at most the CPUs available. */
+  suggestedJobs: number;
+  samples: { origin: 'sample_groups' | 'samples_flag' | 'sample_pattern' | 'none'; count: number };
+}
