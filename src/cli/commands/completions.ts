@@ -1,7 +1,45 @@
-// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+// `oxo-flow completions bash|zsh|fish`: a completion script on stdout, generated from the real
+// command tree so that every command, subcommand and flag is covered.
+import { bashScript } from '../completions/bash.js';
+import { fishScript } from '../completions/fish.js';
+import { completionSpec, type CommandSpec } from '../completions/spec.js';
+import { templateNames } from '../../workflow/templates/index.js';
+import { zshScript } from '../completions/zsh.js';
 import type { CliContext } from '../context.js';
+import { buildProgram } from '../main.js';
 import type { CommandResult } from '../result.js';
 
-export async function completions(_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> {
-  throw new Error('completions is not built yet');
+export type Shell = 'bash' | 'zsh' | 'fish';
+
+export function completionScript(shell: Shell, version: string): string {
+  const specs = withTemplateNames(completionSpec(buildProgram(version, async () => {})));
+  switch (shell) {
+    case 'bash':
+      return bashScript(specs);
+    case 'zsh':
+      return zshScript(specs);
+    case 'fish':
+      return fishScript(specs);
+  }
+}
+
+export async function completions(opts: { shell: Shell }, ctx: CliContext): Promise<CommandResult> {
+  const script = completionScript(opts.shell, ctx.version);
+  return {
+    outcome: 'ok',
+    // With --json the script travels inside the one JSON document; otherwise it is the stdout product.
+    json: { shell: opts.shell, script },
+    stdout: script,
+  };
+}
+
+/** Template names are data, not commander choices; offer them for `template NAME` and `init -t`. */
+function withTemplateNames(specs: CommandSpec[]): CommandSpec[] {
+  const names = templateNames();
+  return specs.map((s) => {
+    const key = s.path.join(' ');
+    if (key === 'template') return { ...s, argChoices: names };
+    if (key === 'init') return { ...s, flags: s.flags.map((f) => (f.names.includes('--template') ? { ...f, choices: names } : f)) };
+    return s;
+  });
 }

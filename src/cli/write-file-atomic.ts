@@ -1,0 +1,29 @@
+// Writing a file so that a reader never sees half of it: write a temporary file beside the target,
+// then move it into place. Without `overwrite`, the move is a hard link, which fails when the target
+// exists, so a file that appears between our check and our write is still never clobbered.
+import { linkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type WriteOutcome = { ok: true } | { ok: false; reason: 'exists' | 'error'; message: string };
+
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: { overwrite: boolean }): WriteOutcome {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(temp, data, { flag: 'wx' });
+  } catch (err) {
+    return { ok: false, reason: 'error', message: (err as Error).message };
+  }
+  try {
+    if (options.overwrite) {
+      renameSync(temp, target);
+      return { ok: true };
+    }
+    linkSync(temp, target);
+    return { ok: true };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { ok: false, reason: code === 'EEXIST' ? 'exists' : 'error', message: (err as Error).message };
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
