@@ -28,6 +28,12 @@ export class LineIndex {
     return { line: lo + 1, column: clamped - this.starts[lo]! + 1 };
   }
 
+  /** Offset of a 1-based line/column (the inverse of `position`). */
+  offset(pos: Position): number {
+    const start = this.starts[Math.max(0, pos.line - 1)] ?? this.text.length;
+    return Math.min(start + Math.max(0, pos.column - 1), this.text.length);
+  }
+
   /** The text of a 1-based line, without its newline. */
   lineText(line: number): string {
     const start = this.starts[line - 1];

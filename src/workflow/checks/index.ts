@@ -1,0 +1,38 @@
+// Cross-field rules of the format, each a small function appending diagnostics. The loader has
+// already reported E000 (TOML), E020/E024/E025 (schema), E004 (memory) and E023 (environments).
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Workflow } from '../model.js';
+import { checkBlockedShell } from './blocked-shell.js';
+import { checkConfigRefs } from './config-refs.js';
+import { checkDependsOn } from './depends-on.js';
+import { Locator } from './locate.js';
+import { checkOutputWildcards } from './output-wildcards.js';
+import { checkParentPaths } from './parent-paths.js';
+import { checkRuleShape } from './rule-shape.js';
+import { checkWhenSyntax } from './when-syntax.js';
+import { checkWorkflowName } from './workflow-name.js';
+
+export { findBlockedPattern } from './blocked-shell.js';
+export { sourcedWildcards } from './output-wildcards.js';
+export { configKeyOf } from './config-refs.js';
+
+type Check = (w: Workflow, loc: Locator, out: Diagnostic[]) => void;
+
+const CHECKS: readonly Check[] = [
+  checkWorkflowName, // E001
+  checkRuleShape, // E002
+  checkOutputWildcards, // E003
+  checkConfigRefs, // E005
+  checkDependsOn, // E007
+  checkParentPaths, // E009
+  checkBlockedShell, // E011
+  checkWhenSyntax, // E022
+];
+
+/** Errors of the format that need the whole workflow (cross-field rules). */
+export function checkWorkflow(workflow: Workflow): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const loc = new Locator(workflow);
+  for (const check of CHECKS) check(workflow, loc, out);
+  return out;
+}

@@ -1,0 +1,54 @@
+// Positions for findings: a key path, or a piece of text inside the value at that key path.
+import type { KeyPath, Position, Workflow } from '../model.js';
+import { KeyPositions, LineIndex } from '../positions/index.js';
+
+export interface Where {
+  file: string;
+  line?: number;
+  column?: number;
+  rule?: string;
+}
+
+/** Built once per check or lint run so every lookup shares one line index. */
+export class Locator {
+  private readonly lines: LineIndex;
+
+  constructor(private readonly workflow: Workflow) {
+    const p = workflow.positions;
+    this.lines = p instanceof KeyPositions ? p.lines : new LineIndex(workflow.source);
+  }
+
+  private where(pos: Position | undefined, rule?: string): Where {
+    const w: Where = { file: this.workflow.file };
+    if (pos) {
+      w.line = pos.line;
+      w.column = pos.column;
+    }
+    if (rule !== undefined) w.rule = rule;
+    return w;
+  }
+
+  at(path: KeyPath, rule?: string): Where {
+    return this.where(this.workflow.positions.locate(path), rule);
+  }
+
+  /**
+   * Position of `needle` inside the value written at `path` (e.g. `{config.refernce}` inside a shell
+   * string), so the caret points at the problem; falls back to the key.
+   */
+  inValue(path: KeyPath, needle: string, rule?: string, occurrence = 0): Where {
+    const key = this.workflow.positions.locate(path);
+    if (!key) return this.where(undefined, rule);
+    const start = this.lines.offset(key);
+    let found = -1;
+    let from = start;
+    for (let n = 0; n <= occurrence; n += 1) {
+      found = this.workflow.source.indexOf(needle, from);
+      if (found < 0) break;
+      from = found + needle.length;
+    }
+    // Only trust a hit close to the key: a long multi-line shell string is at most a few KB.
+    if (found < 0 || found - start > 20_000) return this.where(key, rule);
+    return this.where(this.lines.position(found), rule);
+  }
+}

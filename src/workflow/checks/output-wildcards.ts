@@ -1,0 +1,51 @@
+// E003: an output wildcard that no input carries, so the engine cannot tell which value an output
+// gets. Checked only for rules with inputs (a rule without inputs creates its outputs from nothing).
+// Exempt, as in the reference engine: the rule's own scatter/split variable, pair wildcards when
+// [[pairs]] exist, {sample}/{group} when [[sample_groups]] exist, and `_internal` names. A wildcard
+// with no declared source at all is not E003 but W024 (lint) / E021 (dry-run): one finding, one code.
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Rule, Workflow } from '../model.js';
+import type { Locator } from './locate.js';
+import { PAIR_WILDCARDS, SAMPLE_WILDCARDS, wildcards } from './placeholders.js';
+import { pathTexts } from './rule-texts.js';
+
+/** Wildcards some declared source fills for this rule. */
+export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
+  const names = new Set<string>();
+  if (w.pairs.length > 0) for (const n of PAIR_WILDCARDS) names.add(n);
+  if (w.sampleGroups.length > 0 || w.meta.samplePattern !== undefined) for (const n of SAMPLE_WILDCARDS) names.add(n);
+  if (rule.scatter) names.add(rule.scatter.variable);
+  if (rule.transform) names.add(rule.transform.split.by);
+  for (const e of rule.expandInputs) for (const v of Object.keys(e.variables)) names.add(v);
+  for (const other of w.rules) if (other.scatter && other.scatter.gather === rule.name) names.add(other.scatter.variable);
+  return names;
+}
+
+export function checkOutputWildcards(w: Workflow, loc: Locator, out: Diagnostic[]): void {
+  const hasPairs = w.pairs.length > 0;
+  const hasGroups = w.sampleGroups.length > 0;
+  for (const rule of w.rules) {
+    if (rule.input.paths.length === 0 && rule.expandInputs.length === 0) continue;
+    const texts = pathTexts(rule);
+    const inInputs = new Set(texts.filter((t) => t.field === 'input').flatMap((t) => wildcards(t.text).map((f) => f.name)));
+    const sourced = sourcedWildcards(w, rule);
+    const reported = new Set<string>();
+    for (const t of texts) {
+      if (t.field !== 'output') continue;
+      for (const f of wildcards(t.text)) {
+        if (inInputs.has(f.name) || reported.has(f.name)) continue;
+        if (rule.scatter?.variable === f.name || rule.transform?.split.by === f.name) continue;
+        if (hasPairs && PAIR_WILDCARDS.has(f.name)) continue;
+        if (hasGroups && SAMPLE_WILDCARDS.has(f.name)) continue;
+        if (!sourced.has(f.name)) continue; // no source at all: W024 / E021 says so
+        reported.add(f.name);
+        out.push(
+          diagnostic('E003', `output ${JSON.stringify(t.text)} of rule "${rule.name}" uses {${f.name}}, which none of its inputs has`, {
+            ...loc.inValue(t.path, f.text, rule.name),
+            hint: `add {${f.name}} to an input path, or remove it from the output`,
+          }),
+        );
+      }
+    }
+  }
+}
