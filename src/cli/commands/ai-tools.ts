@@ -1,7 +1,135 @@
-// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+// `oxo-flow ai tools [WF] [--mcp URL]...`: every tool the model would get (built-in and MCP),
+// with its annotations and whether it runs freely or needs a human's approval.
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
+import type { Style } from '../style.js';
+import { resolveWorkflowPath } from '../workflow-path.js';
+import type { ServerStatus, ToolRegistry } from '../../ai/tools/registry.js';
+import type { ToolEntry } from '../../ai/tools/types.js';
+import type { Skill } from '../../ai/skills/types.js';
 
-export async function aiTools(_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> {
-  throw new Error('ai-tools is not built yet');
+export interface AiToolsOptions {
+  workflow?: string;
+  mcp?: string[];
+  skill?: string[];
+  project?: string;
+}
+
+export interface LoadedTools {
+  registry: ToolRegistry;
+  active: Skill[];
+  diagnostics: Diagnostic[];
+  nonInteractiveReason: string | undefined;
+}
+
+/** Shared by `ai tools` and `ai call`: active skills, their servers and --mcp servers, opened. */
+export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: string): Promise<{ usage: Diagnostic[] } | LoadedTools> {
+  const { serversFromFlags, openToolRegistry } = await import('../../ai/tools/open-registry.js');
+  const { nonInteractiveReason } = await import('../../ai/approval/policy.js');
+  const flags = serversFromFlags(opts.mcp ?? []);
+  if (flags.diagnostics.length > 0) return { usage: flags.diagnostics };
+  const diagnostics: Diagnostic[] = [];
+  let workflowPath: string | undefined;
+  if (opts.workflow !== undefined) {
+    const resolved = resolveWorkflowPath(opts.workflow, ctx.cwd);
+    if (!resolved.ok) return { usage: [resolved.diagnostic] };
+    workflowPath = resolved.path;
+  } else {
+    // Without an argument the workflow is optional: skills may come from ai.toml and --skill alone.
+    const resolved = resolveWorkflowPath(undefined, ctx.cwd);
+    if (resolved.ok) workflowPath = resolved.path;
+  }
+  const { loadSkillContext } = await import('../../ai/skills/index.js');
+  const skills = await loadSkillContext({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    ...(workflowPath !== undefined ? { workflowPath } : {}),
+    ...(opts.project !== undefined ? { project: opts.project } : {}),
+    skillFlags: opts.skill ?? [],
+    command,
+  });
+  diagnostics.push(...skills.diagnostics, ...skills.activation.warnings);
+  const registry = await openToolRegistry({
+    active: skills.activation.active,
+    mcpFlags: opts.mcp ?? [],
+    servers: flags.servers,
+    env: ctx.env,
+    clientInfo: { name: 'oxo-flow', version: ctx.version },
+  });
+  return { registry, active: skills.activation.active, diagnostics, nonInteractiveReason: nonInteractiveReason(ctx) };
+}
+
+export function serverDiagnostic(s: ServerStatus, severity: 'error' | 'warning'): Diagnostic {
+  const e = s.error!;
+  return diagnostic(e.code, `MCP server ${s.name} (${s.url}) skipped: ${e.message}`, { severity, ...(e.hint !== undefined ? { hint: e.hint } : {}) });
+}
+
+function gateOf(tool: ToolEntry): { gate: 'auto' | 'approval'; reason: string } {
+  if (tool.gate.builtinReadOnly) return { gate: 'auto', reason: 'built-in read-only tool' };
+  if (tool.gate.readOnlyHint === true && tool.gate.trustAnnotations) return { gate: 'auto', reason: 'server marks it readOnlyHint: true' };
+  if (tool.gate.readOnlyHint === true) return { gate: 'approval', reason: 'readOnlyHint not trusted (trust_annotations = false)' };
+  return { gate: 'approval', reason: 'not marked read-only' };
+}
+
+function annotationText(a: Record<string, unknown>): string {
+  const parts = Object.entries(a)
+    .filter(([k, v]) => k !== 'title' && v !== undefined)
+    .map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length > 0 ? parts.join(' ') : 'none';
+}
+
+export async function aiTools(opts: AiToolsOptions, ctx: CliContext): Promise<CommandResult> {
+  const loaded = await loadTools(opts, ctx, 'tools');
+  if ('usage' in loaded) return { outcome: 'usage', json: {}, diagnostics: loaded.usage };
+  const { registry, diagnostics, nonInteractiveReason } = loaded;
+  try {
+    const failed = registry.servers.filter((s) => !s.ok);
+    diagnostics.push(...failed.map((s) => serverDiagnostic(s, 'error')));
+    for (const r of registry.renamed) {
+      diagnostics.push(
+        diagnostic('TOOL004', `${r.server}'s tool ${JSON.stringify(r.rawName)} is exposed as ${r.exposed} (${r.why === 'collision' ? 'its plain name was already taken' : 'the name was over 64 characters'})`),
+      );
+    }
+    const rows = registry.tools.map((t) => ({ tool: t, ...gateOf(t) }));
+    const json = {
+      interactive: nonInteractiveReason === undefined,
+      ...(nonInteractiveReason !== undefined ? { non_interactive_reason: nonInteractiveReason } : {}),
+      skills: loaded.active.map((s) => `${s.scope}/${s.name}`),
+      tools: rows.map(({ tool, gate, reason }) => ({
+        name: tool.name,
+        ...(tool.title !== undefined ? { title: tool.title } : {}),
+        description: tool.description,
+        origin: tool.origin,
+        annotations: tool.annotations,
+        gate,
+        gate_reason: reason,
+        callable: tool.callable,
+        input_schema: tool.inputSchema,
+      })),
+      servers: registry.servers,
+    };
+    const human = (style: Style): string => {
+      const width = Math.max(...rows.map((r) => r.tool.name.length));
+      const lines = [style.bold(`Tools the model would get (${rows.length}):`)];
+      for (const { tool, gate, reason } of rows) {
+        const from = tool.origin.kind === 'builtin' ? 'built-in' : `MCP ${tool.origin.server} → ${tool.origin.rawName}`;
+        const gateText = gate === 'auto' ? style.green('runs freely') : style.yellow('needs approval');
+        lines.push(`  ${tool.name.padEnd(width)}  ${gateText} (${reason})${tool.callable ? '' : style.red(' [not callable: needs task support]')}`);
+        lines.push(`  ${' '.repeat(width)}  ${from}; annotations: ${annotationText(tool.annotations)}`);
+      }
+      if (registry.servers.length > 0) {
+        lines.push('', style.bold('MCP servers:'));
+        for (const s of registry.servers) {
+          const state = s.ok ? style.green(`ok, ${s.toolCount} tool(s), ${s.serverName} speaking ${s.protocolVersion}`) : style.red(`skipped (${s.error!.code})`);
+          lines.push(`  ${s.name}  ${s.url}  ${state}`);
+        }
+      }
+      if (nonInteractiveReason !== undefined) lines.push('', `Here, calls that need approval would be refused: ${nonInteractiveReason}.`);
+      return lines.join('\n');
+    };
+    return { outcome: failed.length > 0 ? 'failed' : 'ok', json, diagnostics, human };
+  } finally {
+    await registry.close();
+  }
 }

@@ -1,0 +1,72 @@
+// Everything `ai tools`, `ai call` and the agent loop need to get the tool list: the active skills
+// (through the skills module), their MCP servers plus any --mcp servers, and the built-in tools.
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { McpFailure, displayUrl } from '../mcp/failure.js';
+import { parseMcpFlag, type McpServerSpec } from '../mcp/server-spec.js';
+import type { Skill } from '../skills/types.js';
+import { readSkillTools } from './read-skill.js';
+import { buildToolRegistry, type ToolRegistry } from './registry.js';
+import { validateWorkflowTool } from './validate-workflow.js';
+
+export interface OpenRegistryInput {
+  active: readonly Skill[];
+  /** `--mcp URL` / `--mcp NAME=URL` values. */
+  mcpFlags: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  clientInfo: { name: string; version: string };
+}
+
+/** The MCP servers of active tool skills, in activation order. */
+export function serversFromSkills(active: readonly Skill[]): McpServerSpec[] {
+  return active
+    .filter((s) => s.type === 'tool' && s.mcp !== undefined)
+    .map((s) => {
+      const m = s.mcp!;
+      const spec: McpServerSpec = { name: s.name, url: m.url, headers: { ...m.headers }, trustAnnotations: m.trustAnnotations, source: { kind: 'skill', path: s.path } };
+      if (m.connectTimeoutMs !== undefined) spec.connectTimeoutMs = m.connectTimeoutMs;
+      if (m.callTimeoutMs !== undefined) spec.callTimeoutMs = m.callTimeoutMs;
+      return spec;
+    });
+}
+
+/** Parse --mcp values; bad ones are usage errors (MCP001). */
+export function serversFromFlags(flags: readonly string[]): { servers: McpServerSpec[]; diagnostics: Diagnostic[] } {
+  const servers: McpServerSpec[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const flag of flags) {
+    try {
+      servers.push(parseMcpFlag(flag));
+    } catch (err) {
+      if (!(err instanceof McpFailure)) throw err;
+      diagnostics.push(diagnostic(err.code, `--mcp ${flag}: ${err.message}`));
+    }
+  }
+  return { servers, diagnostics };
+}
+
+export async function openToolRegistry(input: OpenRegistryInput & { servers: McpServerSpec[] }): Promise<ToolRegistry> {
+  // Two servers under one name would share a tool prefix: the first keeps it, the other is reported.
+  const seen = new Set<string>();
+  const servers: McpServerSpec[] = [];
+  const duplicates: McpServerSpec[] = [];
+  for (const s of [...serversFromSkills(input.active), ...input.servers]) {
+    if (seen.has(s.name)) duplicates.push(s);
+    else (seen.add(s.name), servers.push(s));
+  }
+  const registry = await buildToolRegistry({
+    builtins: [...readSkillTools(input.active), validateWorkflowTool()],
+    servers,
+    env: input.env,
+    clientInfo: input.clientInfo,
+  });
+  for (const d of duplicates) {
+    registry.servers.push({
+      name: d.name,
+      url: displayUrl(d.url),
+      source: d.source,
+      ok: false,
+      error: { code: 'MCP001', message: `another MCP server is already named ${d.name}`, hint: 'give this one another name with --mcp NAME=URL' },
+    });
+  }
+  return registry;
+}

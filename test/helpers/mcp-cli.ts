@@ -1,0 +1,75 @@
+// Run the built CLI as an asynchronous subprocess (the MCP fixture servers live in the test
+// process, so a blocking spawnSync would starve them), and inside a real pseudo-terminal via
+// util-linux `script`, answering the approval prompt once it appears.
+import { spawn } from 'node:child_process';
+import { CLI } from './run-cli.js';
+
+export interface AsyncRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: undefined, ...extra };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env as NodeJS.ProcessEnv;
+}
+
+export function runCliAsync(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<AsyncRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? process.cwd(), env: cleanEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface PtyRun {
+  code: number | null;
+  /** Everything the terminal showed (stdout and stderr of the CLI, merged by the pty). */
+  screen: string;
+  /** Whether the prompt appeared before the answer was sent. */
+  prompted: boolean;
+}
+
+/**
+ * Run the CLI under `script -q -c` so its stdin/stdout/stderr are a real terminal. When the
+ * approval prompt appears, write `answer` (raw bytes: "y\r", "\x03" for Ctrl-C, "\x04" for EOF).
+ * `redirect` is appended to the shell command (e.g. "2>/tmp/file" to make stderr a file).
+ */
+export function runCliInPty(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; answer?: string; redirect?: string; timeoutMs?: number } = {},
+): Promise<PtyRun> {
+  const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ') + (options.redirect ? ` ${options.redirect}` : '');
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: options.cwd ?? process.cwd(), env: cleanEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    let prompted = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      screen += d;
+      if (!prompted && screen.includes('Allow execution? [y/N] ')) {
+        prompted = true;
+        if (options.answer !== undefined) child.stdin.write(options.answer);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (screen += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen, prompted });
+    });
+  });
+}
