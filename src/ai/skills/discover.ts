@@ -52,12 +52,17 @@ export function skillRoots(ctx: DiscoveryContext): { scope: SkillScope; dir: str
 }
 
 export function discoverSkills(ctx: DiscoveryContext): Discovery {
+  return discoverInRoots(skillRoots(ctx));
+}
+
+/** Discovery over explicit roots, in precedence order (used by `ai skills validate PATH`). */
+export function discoverInRoots(rootList: readonly { scope: SkillScope; dir: string }[]): Discovery {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const roots: Discovery['roots'] = [];
   const budget: Budget = { count: 0, bytes: 0 };
   const seenRoots = new Set<string>();
-  for (const { scope, dir } of skillRoots(ctx)) {
+  for (const { scope, dir } of rootList) {
     let rootReal: string;
     try {
       rootReal = realpathSync(dir);

@@ -1,11 +1,230 @@
-// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+// `oxo-flow ai skills list | show | validate | new`: read-only views of skill discovery, plus a scaffold.
+import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { resolveProjectDir } from '../../ai/project.js';
+import {
+  discoverInRoots,
+  loadSkillContext,
+  lookupSkill,
+  nameProblem,
+  skillAlias,
+  skillPromptBlock,
+  type Skill,
+  type SkillScope,
+} from '../../ai/skills/index.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
+import type { Style } from '../style.js';
 
-const notYet = async (_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> => {
-  throw new Error('ai skills is not built yet');
-};
-export const skillsList = notYet;
-export const skillsShow = notYet;
-export const skillsValidate = notYet;
-export const skillsNew = notYet;
+interface ProjectOpts {
+  project?: string;
+}
+
+/** One skill in --json output: every field a script needs, findings included. */
+export function skillJson(skill: Skill, active: boolean): Record<string, unknown> {
+  return {
+    name: skill.name,
+    alias: skillAlias(skill),
+    scope: skill.scope,
+    format: skill.format,
+    type: skill.type ?? null,
+    status: skill.status,
+    active,
+    description: skill.description ?? null,
+    version: skill.version ?? null,
+    domains: skill.domains,
+    path: skill.path,
+    dir: skill.dir,
+    size_bytes: skill.sizeBytes ?? null,
+    sha256: skill.sha256 ?? null,
+    ...(skill.mcp ? { mcp: { url: skill.mcp.url, header_names: Object.keys(skill.mcp.headers), trust_annotations: skill.mcp.trustAnnotations } } : {}),
+    findings: skill.findings,
+  };
+}
+
+const STATUS_ORDER: Record<string, number> = { project: 0, user: 1, builtin: 2 };
+
+/** The human table: name, scope, format, type, status, active, description; a reason line under each non-ok skill. */
+export function renderSkillTable(skills: readonly Skill[], activeSet: ReadonlySet<Skill>, style: Style, indent = '  '): string {
+  if (skills.length === 0) return `${indent}(none)`;
+  const sorted = [...skills].sort((a, b) => STATUS_ORDER[a.scope]! - STATUS_ORDER[b.scope]! || a.name.localeCompare(b.name) || a.format.localeCompare(b.format));
+  const rows = sorted.map((s) => [s.name, s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no']);
+  const header = ['NAME', 'SCOPE', 'FORMAT', 'TYPE', 'STATUS', 'ACTIVE'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const pad = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const out = [`${indent}${style.dim(`${pad(header)}  DESCRIPTION`)}`];
+  sorted.forEach((s, i) => {
+    const row = rows[i]!;
+    const statusCell = s.status === 'ok' ? style.green(row[4]!.padEnd(widths[4]!)) : s.status === 'shadowed' ? style.dim(row[4]!.padEnd(widths[4]!)) : style.yellow(row[4]!.padEnd(widths[4]!));
+    const cells = row.map((c, j) => c.padEnd(widths[j]!));
+    cells[4] = statusCell;
+    if (activeSet.has(s)) cells[5] = style.bold(cells[5]!);
+    const description = s.description ? truncate(s.description, 70) : '';
+    out.push(`${indent}${cells.join('  ')}  ${description}`.trimEnd());
+    const reason = s.status === 'ok' ? undefined : s.findings.find((f) => f.severity === 'error') ?? s.findings.find((f) => f.code === 'SK018' || f.code === 'SK019' || f.code === 'SK020') ?? s.findings[0];
+    if (reason) out.push(`${indent}  ${style.dim('└')} ${reason.code}: ${reason.message}${reason.line ? ` (${path.basename(s.path)}:${reason.line})` : ''}`);
+  });
+  return out.join('\n');
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export async function skillsList(opts: ProjectOpts & { all?: boolean }, ctx: CliContext): Promise<CommandResult> {
+  const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
+  const activeSet = new Set(sc.activation.active);
+  const skills = sc.discovery.skills;
+  const shown = opts.all ? skills : skills.filter((s) => s.scope !== 'builtin');
+  const builtins = skills.filter((s) => s.scope === 'builtin');
+  return {
+    outcome: sc.diagnostics.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : 'ok',
+    json: { project_dir: sc.projectDir, skills: skills.map((s) => skillJson(s, activeSet.has(s))) },
+    diagnostics: sc.diagnostics,
+    human: (style) => {
+      const lines = [style.bold('Skills'), renderSkillTable(shown, activeSet, style)];
+      if (!opts.all && builtins.length > 0)
+        lines.push(`  + ${builtins.length} built-in skills (${builtins.filter((s) => s.status === 'ok').length} ok); list them with --all`);
+      return lines.join('\n');
+    },
+  };
+}
+
+export async function skillsShow(opts: ProjectOpts & { name: string }, ctx: CliContext): Promise<CommandResult> {
+  const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
+  const found = lookupSkill(sc.discovery, opts.name);
+  if (!found.found) {
+    const code = found.reason === 'not-found' ? 'SK030' : found.reason === 'ambiguous' ? 'SK032' : found.reason === 'bad-form' ? 'SK033' : 'SK031';
+    const where = found.skill ? { file: found.skill.path } : {};
+    return {
+      outcome: 'failed',
+      json: { name: opts.name, block: null, ...(found.skill ? { skill: skillJson(found.skill, false) } : {}) },
+      diagnostics: [diagnostic(code, found.message, { ...where, hint: found.hint, severity: 'error' }), ...(found.skill?.findings ?? [])],
+    };
+  }
+  const skill = found.skill;
+  const block = skillPromptBlock(skill);
+  return {
+    outcome: 'ok',
+    json: { name: opts.name, skill: skillJson(skill, false), block },
+    human: (style) =>
+      block === ''
+        ? `${skillAlias(skill)} is a tool skill: it adds no prompt text; its tools come from ${skill.mcp?.url ?? 'its MCP server'}`
+        : style.dim(`(${skillAlias(skill)}, ${skill.path}: stdout holds exactly the block that activation injects)`),
+    stdout: block,
+  };
+}
+
+/** Roots and the file filter for `validate PATH`: a skill file, a skill directory, or a skills directory. */
+function validationTarget(given: string): { roots: { scope: SkillScope; dir: string }[]; only?: string } | undefined {
+  let st;
+  let target: string;
+  try {
+    target = realpathSync(given);
+    st = statSync(target);
+  } catch {
+    return undefined;
+  }
+  if (st.isFile()) {
+    const base = path.basename(target);
+    if (base === 'SKILL.md') return { roots: [{ scope: 'project', dir: path.dirname(path.dirname(target)) }], only: path.dirname(target) };
+    if (base.endsWith('.skill.toml')) return { roots: [{ scope: 'project', dir: path.dirname(target) }], only: target };
+    return undefined;
+  }
+  if (existsSync(path.join(target, 'SKILL.md'))) return { roots: [{ scope: 'project', dir: path.dirname(target) }], only: target };
+  return { roots: [{ scope: 'project', dir: target }] };
+}
+
+export async function skillsValidate(opts: ProjectOpts & { path?: string }, ctx: CliContext): Promise<CommandResult> {
+  let skills: Skill[];
+  const diagnostics: Diagnostic[] = [];
+  if (opts.path !== undefined) {
+    const full = path.resolve(ctx.cwd, opts.path);
+    const target = validationTarget(full);
+    if (!target)
+      return {
+        outcome: 'usage',
+        json: { path: full, skills: [] },
+        diagnostics: [diagnostic('SK050', `${opts.path} is not a skill file (*.skill.toml, SKILL.md), a skill directory or a skills directory`, { file: opts.path })],
+      };
+    const discovery = discoverInRoots(target.roots);
+    diagnostics.push(...discovery.diagnostics);
+    skills = discovery.skills.filter((s) => !target.only || s.path === target.only || s.dir === target.only);
+  } else {
+    const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
+    diagnostics.push(...sc.diagnostics);
+    skills = sc.discovery.skills.filter((s) => s.scope !== 'builtin');
+  }
+  for (const s of skills) diagnostics.push(...s.findings.filter((f) => f.code !== 'SK018'));
+  const bad = skills.filter((s) => s.status !== 'ok' && s.status !== 'shadowed');
+  const counts: Record<string, number> = {};
+  for (const s of skills) counts[s.status] = (counts[s.status] ?? 0) + 1;
+  const failed = bad.length > 0 || diagnostics.some((d) => d.severity === 'error');
+  return {
+    outcome: failed ? 'failed' : 'ok',
+    json: { skills: skills.map((s) => skillJson(s, false)), statuses: counts },
+    diagnostics,
+    human: () => {
+      const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
+      return skills.length === 0 ? 'no skills found' : `${skills.length} skill${skills.length === 1 ? '' : 's'} checked: ${summary}`;
+    },
+  };
+}
+
+export async function skillsNew(opts: ProjectOpts & { name: string; format?: string; force?: boolean }, ctx: CliContext): Promise<CommandResult> {
+  const name = opts.name;
+  const problem = nameProblem(name);
+  if (problem) return { outcome: 'usage', json: { name }, diagnostics: [diagnostic('SK001', `skill name "${name}" ${problem}`)] };
+  const format = opts.format === 'md' ? 'md' : 'toml';
+  const projectDir = resolveProjectDir({ cwd: ctx.cwd, ...(opts.project ? { project: opts.project } : {}) });
+  const skillsDir = path.join(projectDir, '.oxo-flow', 'skills');
+  const file = format === 'toml' ? path.join(skillsDir, `${name}.skill.toml`) : path.join(skillsDir, name, 'SKILL.md');
+  const other = format === 'toml' ? path.join(skillsDir, name, 'SKILL.md') : path.join(skillsDir, `${name}.skill.toml`);
+  const shown = path.relative(ctx.cwd, file) || file;
+  if (existsSync(file) && !opts.force)
+    return { outcome: 'failed', json: { name, path: file }, diagnostics: [diagnostic('CLI004', `${shown} already exists; it was not changed`, { file })] };
+  const diagnostics: Diagnostic[] = [];
+  if (existsSync(other))
+    diagnostics.push(diagnostic('SK019', `${path.relative(ctx.cwd, other) || other} also defines "${name}": the two will be ambiguous until one is removed`, { file: other }));
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, format === 'toml' ? tomlScaffold(name) : mdScaffold(name), { encoding: 'utf8' });
+  } catch (err) {
+    return { outcome: 'failed', json: { name, path: file }, diagnostics: [diagnostic('CLI005', `cannot write ${shown}: ${(err as Error).message}`, { file })] };
+  }
+  return {
+    outcome: 'ok',
+    json: { name, format, path: file },
+    diagnostics,
+    human: () =>
+      [`created ${shown}`, `activate it with \`skills = ["${name}"]\` under [ai] in .oxo-flow/ai.toml or the workflow, or with --skill ${name}`].join('\n'),
+  };
+}
+
+function tomlScaffold(name: string): string {
+  return `# A knowledge skill: its prompt_additions are added to the AI's system prompt only when the skill
+# is activated by name ([ai] skills = ["${name}"] or --skill ${name}). Nothing in this file is executed.
+name = "${name}"
+version = "0.1.0"
+description = "What this skill knows and when to use it (one or two sentences)"
+skill_type = "knowledge"
+domains = []
+prompt_additions = [
+  "State one concrete rule the AI should follow, e.g. a threshold, a tool choice or a check.",
+]
+`;
+}
+
+function mdScaffold(name: string): string {
+  return `---
+name: ${name}
+description: What this skill knows and when to use it (one or two sentences).
+version: 0.1.0
+---
+# ${name}
+
+Write the guidance the AI should follow when this skill is activated: concrete rules, thresholds,
+tool choices and the checks to make. Keep it short; nothing in this file is executed.
+`;
+}

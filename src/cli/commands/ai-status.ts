@@ -1,7 +1,159 @@
-// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+// `oxo-flow ai` / `ai status`: skills (scope, format, type, status, active), where activation came
+// from, the provider (or DISABLED and how to enable it) and the MCP servers of active tool skills.
+// No network: nothing here opens a connection.
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { resolveProvider, type ResolvedProvider } from '../../ai/providers/resolve.js';
+import { loadSkillContext, skillAlias, type SkillContext } from '../../ai/skills/index.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
+import type { Style } from '../style.js';
+import { resolveWorkflowPath } from '../workflow-path.js';
+import { renderSkillTable, skillJson } from './ai-skills.js';
 
-export async function aiStatus(_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> {
-  throw new Error('ai-status is not built yet');
+export interface AiStatusOptions {
+  workflow?: string;
+  project?: string;
+  check?: boolean;
+  all?: boolean;
+  skill?: string[];
+}
+
+export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<CommandResult> {
+  const diagnostics: Diagnostic[] = [];
+  let workflowPath: string | undefined;
+  if (opts.workflow !== undefined) {
+    const found = resolveWorkflowPath(opts.workflow, ctx.cwd);
+    if (!found.ok) return { outcome: 'usage', json: {}, diagnostics: [found.diagnostic] };
+    workflowPath = found.path;
+  } else {
+    // Without an argument, the project's default workflow (if there is exactly one) supplies [ai] skills.
+    const found = resolveWorkflowPath(undefined, opts.project !== undefined ? path.resolve(ctx.cwd, opts.project) : ctx.cwd);
+    if (found.ok) workflowPath = found.path;
+  }
+  const sc = await loadSkillContext({
+    cwd: ctx.cwd,
+    env: ctx.env,
+    ...(workflowPath ? { workflowPath } : {}),
+    ...(opts.project !== undefined ? { project: opts.project } : {}),
+    skillFlags: opts.skill ?? [],
+  });
+  diagnostics.push(...sc.diagnostics, ...sc.activation.warnings);
+  const provider = resolveProvider({
+    env: ctx.env,
+    homeDir: sc.homeDir,
+    project: { ...pick(sc.projectConfig.table, ['provider', 'model']), ...(sc.projectConfig.baseUrl ? { baseUrl: sc.projectConfig.baseUrl } : {}) },
+    ...(sc.workflowAi ? { workflow: pick(sc.workflowAi, ['provider', 'model']) } : {}),
+  });
+  diagnostics.push(...provider.diagnostics);
+  if (opts.check) diagnostics.push(diagnostic('SK046', '--check: connectivity checks of the provider and MCP servers are not part of this build; nothing was contacted'));
+
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
+  return { outcome, json: statusJson(sc, provider, Boolean(opts.all)), diagnostics, human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd) };
+}
+
+function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out;
+}
+
+function activeToolServers(sc: SkillContext) {
+  return sc.activation.active
+    .filter((s) => s.type === 'tool' && s.mcp)
+    .map((s) => ({
+      skill: s.name,
+      alias: skillAlias(s),
+      url: s.mcp!.url,
+      header_names: Object.keys(s.mcp!.headers),
+      connect_timeout_ms: s.mcp!.connectTimeoutMs ?? 30_000,
+      call_timeout_ms: s.mcp!.callTimeoutMs ?? 60_000,
+      trust_annotations: s.mcp!.trustAnnotations,
+      checked: false,
+    }));
+}
+
+export function providerJson(p: ResolvedProvider): Record<string, unknown> {
+  return {
+    kind: p.kind,
+    status: p.kind === 'disabled' ? 'disabled' : 'configured',
+    source: p.kindSource,
+    model: p.model ?? null,
+    model_source: p.modelSource ?? null,
+    endpoint: p.baseUrl ?? null,
+    endpoint_source: p.baseUrlSource ?? null,
+    key_present: p.keyPresent,
+    key_source: p.keySource ?? null,
+    ...(p.scriptPath ? { script: p.scriptPath } : {}),
+    fallback: p.fallback ?? null,
+    config_file: p.configFile,
+    config_found: p.configFound,
+    hint: p.hint ?? null,
+  };
+}
+
+function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean): Record<string, unknown> {
+  const active = new Set(sc.activation.active);
+  const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
+  return {
+    network: false,
+    project: {
+      dir: sc.projectDir,
+      ai_toml: { path: sc.projectConfig.file, exists: sc.projectConfig.exists },
+      workflow: sc.workflowPath ?? null,
+      home: sc.homeDir,
+      skill_roots: sc.discovery.roots,
+    },
+    skills: sc.discovery.skills.map((s) => skillJson(s, active.has(s))),
+    builtin: { count: builtins.length, ok: builtins.filter((s) => s.status === 'ok').length, listed: all },
+    activation: {
+      sources: sc.activation.sources,
+      active: sc.activation.active.map((s) => ({ name: s.name, alias: skillAlias(s), scope: s.scope, type: s.type ?? null, path: s.path, sha256: s.sha256 ?? null })),
+      warnings: sc.activation.warnings.length,
+    },
+    provider: providerJson(provider),
+    mcp_servers: activeToolServers(sc),
+  };
+}
+
+function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string): string {
+  const rel = (p: string) => (path.relative(cwd, p) || '.').replace(/^(?!\.\.|\/)/, '');
+  const active = new Set(sc.activation.active);
+  const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
+  const listed = all ? sc.discovery.skills : sc.discovery.skills.filter((s) => s.scope !== 'builtin');
+  const out: string[] = [style.bold('AI status'), ''];
+  out.push(`${style.bold('Skills')} ${style.dim(`(project ${rel(sc.projectDir)}, user ${sc.homeDir}/skills)`)}`);
+  if (listed.length > 0) out.push(renderSkillTable(listed, active, style));
+  else out.push(`  no user or project skills: add <name>.skill.toml or <name>/SKILL.md to ${path.join(rel(sc.projectDir), '.oxo-flow', 'skills')} or ${path.join(sc.homeDir, 'skills')} (\`oxo-flow ai skills new NAME\`)`);
+  if (!all && builtins.length > 0) {
+    const activeBuiltins = builtins.filter((s) => active.has(s)).map((s) => s.name);
+    out.push(`  + ${builtins.length} built-in skills (${builtins.filter((s) => s.status === 'ok').length} ok${activeBuiltins.length > 0 ? `; active: ${activeBuiltins.join(', ')}` : ''}); list them with --all`);
+  }
+  out.push('', style.bold('Activation'));
+  if (sc.activation.sources.length === 0) {
+    out.push('  no skills listed: nothing is active. List names in `skills = [...]` under [ai] in .oxo-flow/ai.toml or the workflow, or pass --skill NAME');
+  } else {
+    for (const src of sc.activation.sources) {
+      const from = src.file ? `${src.from} (${rel(src.file)})` : src.from;
+      out.push(`  ${src.name.padEnd(24)} ${style.dim(from)}  ${src.activated ? style.green(`active as ${src.activated}`) : style.yellow('not activated (see warning)')}`);
+    }
+  }
+  out.push('', style.bold('Provider'));
+  if (provider.kind === 'disabled') {
+    out.push(`  Status: ${style.yellow('DISABLED')}`);
+    if (provider.hint) out.push(`  To enable: ${provider.hint}`);
+  } else {
+    out.push(`  Provider: ${provider.kind} ${style.dim(`(from ${provider.kindSource})`)}`);
+    out.push(`  Model:    ${provider.model ?? '-'} ${style.dim(`(from ${provider.modelSource ?? 'default'})`)}`);
+    if (provider.baseUrl) out.push(`  Endpoint: ${provider.baseUrl} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
+    if (provider.scriptPath) out.push(`  Script:   ${provider.scriptPath}`);
+    out.push(`  API key:  ${provider.keyPresent ? `present (${provider.keySource})` : provider.kind === 'ollama' || provider.kind === 'scripted' ? 'not needed' : style.yellow('missing')}`);
+    if (provider.fallback) out.push(`  Fallback: ${provider.fallback.provider}${provider.fallback.model ? ` / ${provider.fallback.model}` : ''}`);
+  }
+  const servers = activeToolServers(sc);
+  out.push('', style.bold('MCP servers') + style.dim(' (of active tool skills; not contacted)'));
+  if (servers.length === 0) out.push('  none');
+  for (const s of servers) out.push(`  ${s.alias.padEnd(24)} ${s.url}${s.header_names.length > 0 ? style.dim(` headers: ${s.header_names.join(', ')}`) : ''}`);
+  return out.join('\n');
 }
