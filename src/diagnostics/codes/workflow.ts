@@ -23,4 +23,24 @@ export const workflowCodes = {
   E023: { severity: 'error', title: 'more than one environment backend in a rule', hint: 'keep exactly one of conda, mamba, pixi, docker, singularity, venv, modules', doc },
   E024: { severity: 'error', title: 'wrong type', doc },
   E025: { severity: 'error', title: 'missing required key', doc },
+
+  // Lint findings: warnings fail `lint --strict`, info never fails. Numbers keep the reference
+  // system's meanings; codes it used for two things keep one of them, and W026+ are ours.
+  W001: { severity: 'warning', title: 'workflow has no description', hint: 'add description = "..." to [workflow]', doc },
+  W002: { severity: 'warning', title: 'workflow has no author', hint: 'add author = "..." to [workflow]', doc },
+  W003: { severity: 'info', title: 'rule has no description', hint: 'add description = "..." to the rule', doc },
+  W004: { severity: 'info', title: 'rule runs a command but keeps no log', hint: 'add log = "logs/<rule>.log" and redirect stderr to {log}', doc },
+  W005: { severity: 'warning', title: 'more than 8 threads and no memory set', hint: 'set memory = "..." so a scheduler can place the job', doc },
+  W006: { severity: 'info', title: 'rule name contains "-"', hint: 'snake_case names (align_reads) read better in {placeholders} and job ids', doc },
+  W008: { severity: 'info', title: 'rule runs in the system environment', hint: 'declare [rules.environment] (or [defaults.environment]) to make it reproducible', doc },
+  W009: { severity: 'warning', title: 'more than 32 threads and no memory set', hint: 'set memory = "..."; very wide jobs without a memory request are often killed', doc },
+  W016: { severity: 'info', title: 'environment file is not a lock file', hint: 'pin versions with a lock file (e.g. conda-lock, pixi.lock) for reproducible runs', doc },
+  W017: { severity: 'warning', title: 'absolute input or output path', hint: 'keep data paths relative to the project, or put them in [config]', doc },
+  W018: { severity: 'warning', title: 'path starts with ~', hint: 'the shell does not expand ~ inside quoted paths; use a [config] key with the full path', doc },
+  W019: { severity: 'warning', title: 'rule runs a command but has no outputs and no dependents', hint: 'declare its outputs so the engine can tell when it is up to date', doc },
+  W023: { severity: 'warning', title: 'risky shell construct', doc },
+  W024: { severity: 'warning', title: 'wildcard without a declared source', hint: 'declare [[sample_groups]] or [[pairs]], set workflow.sample_pattern, or pass --samples to dry-run/run', doc },
+  W026: { severity: 'warning', title: '[variables] table is ignored', hint: 'declare samples in [[sample_groups]] or set workflow.sample_pattern; use scatter/transform for other value lists', doc },
+  W027: { severity: 'warning', title: 'unsupported format_version', hint: 'this version of oxo-flow reads format 1.x', doc },
+  S008: { severity: 'warning', title: 'secret-looking literal in the workflow file', hint: 'pass secrets through the environment (${VAR} in shell) or a sensitive [config] key set on the command line', doc },
 } as const satisfies Record<string, CodeInfo>;

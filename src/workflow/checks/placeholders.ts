@@ -26,9 +26,11 @@ export function configRefs(text: string): Found[] {
 /** Names the engine fills for every job; they are never wildcards. */
 export const ENGINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['input', 'output', 'log', 'threads', 'memory', 'chunks']);
 
-/** Wildcards such as `{sample}`; engine placeholders and `_internal` names are left out. */
+/** Wildcards such as `{sample}`; engine placeholders, `_internal` names and shell `${VAR}` are left out. */
 export function wildcards(text: string): Found[] {
-  return findAll(WILDCARD, text).filter((f) => !ENGINE_PLACEHOLDERS.has(f.name) && !f.name.startsWith('_') && !/^\d+$/.test(f.name));
+  return findAll(WILDCARD, text).filter(
+    (f) => text[f.index - 1] !== '$' && !ENGINE_PLACEHOLDERS.has(f.name) && !f.name.startsWith('_') && !/^\d+$/.test(f.name),
+  );
 }
 
 /** Keys the engine adds to [config]: samples_list, pairs_list and samples_<group>. */
