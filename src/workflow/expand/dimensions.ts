@@ -5,10 +5,13 @@ import type { ConfigValue, Pair, Rule, Workflow } from '../model.js';
 import type { Template } from '../render/template.js';
 import type { SampleSource } from './sources.js';
 
-/** One value combination of one fan-out: `id` values name the job, `extra` values only render. */
+/**
+ * One value combination of one fan-out: `id` values name the job; `values` holds everything its
+ * templates may use (the id values too). Options are shared between jobs and never mutated.
+ */
 export interface Option {
   id: Record<string, string>;
-  extra: Record<string, string>;
+  values: Record<string, string>;
 }
 
 export interface Dimension {
@@ -85,8 +88,8 @@ export function ruleDimensions(
           const id: Record<string, string> = {};
           if (mentioned.has('sample')) id.sample = m.sample;
           if (mentioned.has('group')) id.group = m.group;
-          const extra: Record<string, string> = { ...stringValues(m.metadata), sample: m.sample, group: m.group };
-          return { id, extra };
+          const values: Record<string, string> = { ...stringValues(m.metadata), sample: m.sample, group: m.group };
+          return { id, values };
         }),
       });
     }
@@ -104,7 +107,7 @@ export function ruleDimensions(
       return undefined;
     }
     const variable = rule.scatter.variable;
-    dims.push({ kind: 'scatter', options: values.map((v) => ({ id: { [variable]: v }, extra: {} })) });
+    dims.push({ kind: 'scatter', options: values.map((v) => ({ id: { [variable]: v }, values: { [variable]: v } })) });
   }
   return dims;
 }
@@ -153,15 +156,15 @@ function pairOption(p: Pair, mentioned: readonly string[]): Option {
     const v = all[n];
     if (v !== undefined) id[n] = v;
   }
-  const extra: Record<string, string> = stringValues(p.metadata);
-  for (const [k, v] of Object.entries(all)) if (v !== undefined) extra[k] = v;
-  return { id, extra };
+  const values: Record<string, string> = stringValues(p.metadata);
+  for (const [k, v] of Object.entries(all)) if (v !== undefined) values[k] = v;
+  return { id, values };
 }
 
 function standIn(names: readonly string[]): Option {
   const id: Record<string, string> = {};
   for (const n of names) id[n] = `<${n}>`;
-  return { id, extra: {} };
+  return { id, values: id };
 }
 
 function stringValues(meta: Readonly<Record<string, ConfigValue>>): Record<string, string> {

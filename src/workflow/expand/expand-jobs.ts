@@ -73,7 +73,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     const missing = new Set<string>();
     const made: ExpandedJob[] = [];
     for (const combo of product(dims)) {
-      const values = { ...combo.extra, ...combo.id };
+      const values = combo.values;
       const vars = (name: string) => {
         const v = values[name];
         if (v === undefined) missing.add(name);
@@ -170,20 +170,25 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
 /** Cartesian product of the fan-outs; a rule with none gives one combination with no values. */
 function* product(dims: readonly Dimension[]): Generator<Option> {
   if (dims.length === 0) {
-    yield { id: {}, extra: {} };
+    yield { id: {}, values: {} };
+    return;
+  }
+  if (dims.length === 1) {
+    // The common case (one sample list): hand out the shared options, no copies.
+    yield* dims[0]!.options;
     return;
   }
   const idx = dims.map(() => 0);
   if (dims.some((d) => d.options.length === 0)) return;
   for (;;) {
     const id: Record<string, string> = {};
-    const extra: Record<string, string> = {};
+    const values: Record<string, string> = {};
     for (let d = 0; d < dims.length; d++) {
       const o = dims[d]!.options[idx[d]!]!;
-      Object.assign(extra, o.extra);
+      Object.assign(values, o.values);
       Object.assign(id, o.id);
     }
-    yield { id, extra };
+    yield { id, values };
     let d = dims.length - 1;
     while (d >= 0) {
       idx[d]! += 1;
@@ -260,8 +265,12 @@ function job(
   log: string | undefined,
   final: boolean,
 ): ExpandedJob {
-  const sorted: Record<string, string> = {};
-  for (const k of Object.keys(wildcards).sort()) sorted[k] = wildcards[k]!;
+  const keys = Object.keys(wildcards);
+  let sorted = wildcards;
+  if (keys.length > 1 && keys.some((k, i) => i > 0 && keys[i - 1]! > k)) {
+    sorted = {};
+    for (const k of keys.sort()) sorted[k] = wildcards[k]!;
+  }
   const j: ExpandedJob = { id: jobId(rule.name, step, sorted), rule, wildcards: sorted, inputs, inputNames, outputs, outputNames, command: '', final, values };
   if (step !== undefined) j.step = step;
   if (log !== undefined) j.log = log;

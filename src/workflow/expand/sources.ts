@@ -121,13 +121,13 @@ export function effectiveConfig(
   const engine = new Map<string, string>();
   if (samples.length > 0) {
     engine.set('samples_list', [...new Set(samples.map((m) => m.sample))].join(','));
-    const byGroup = new Map<string, string[]>();
+    const byGroup = new Map<string, Set<string>>();
     for (const m of samples) {
-      const list = byGroup.get(m.group) ?? [];
-      if (!list.includes(m.sample)) list.push(m.sample);
-      byGroup.set(m.group, list);
+      const set = byGroup.get(m.group) ?? new Set<string>();
+      set.add(m.sample);
+      byGroup.set(m.group, set);
     }
-    for (const [group, list] of byGroup) engine.set(`samples_${group}`, list.join(','));
+    for (const [group, set] of byGroup) engine.set(`samples_${group}`, [...set].join(','));
   }
   if (workflow.pairs.length > 0) engine.set('pairs_list', workflow.pairs.map((p) => p.pairId).join(','));
   for (const [key, value] of engine) if (!workflow.config.has(key) && !config.has(key)) config.set(key, value);

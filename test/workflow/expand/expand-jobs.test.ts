@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { expandJobs } from '../../../src/workflow/expand/expand-jobs.js';
+import { effectiveConfig, resolveSamples } from '../../../src/workflow/expand/sources.js';
+import type { Workflow } from '../../../src/workflow/model.js';
+import { makeWorkflow, type WorkflowInput } from '../../helpers/plan-workflow.js';
+
+function expand(w: Workflow, samplesFlag?: string[], list?: (d: string) => string[] | undefined) {
+  const base = effectiveConfig(w, new Map(), []);
+  const s = resolveSamples(w, samplesFlag, (k) => base.get(k), list);
+  const config = effectiveConfig(w, new Map(), s.source.members);
+  const r = expandJobs(w, { samples: s.source, config });
+  return { ...r, diagnostics: [...s.diagnostics, ...r.diagnostics] };
+}
+const wf = (w: WorkflowInput) => makeWorkflow(w);
+const groups = [
+  { name: 'ctrl', samples: ['C1', 'C2'], metadata: { tissue: 'blood' } },
+  { name: 'case', samples: ['T1'], metadata: { tissue: 'tumor' } },
+];
+
+describe('sample expansion', () => {
+  it('clones a rule once per sample of every group, with sorted-key ids', () => {
+    const { jobs, diagnostics } = expand(
+      wf({ sampleGroups: groups, rules: [{ name: 'fastqc', input: ['raw/{sample}.fq'], output: ['qc/{group}/{sample}.html'], shell: 'fastqc {input} -o {output} # {tissue}' }] }),
+    );
+    expect(diagnostics).toEqual([]);
+    expect(jobs.map((j) => j.id)).toEqual(['fastqc[group=ctrl,sample=C1]', 'fastqc[group=ctrl,sample=C2]', 'fastqc[group=case,sample=T1]']);
+    expect(jobs[2]!.outputs).toEqual(['qc/case/T1.html']);
+    expect(jobs[2]!.command).toBe('fastqc raw/T1.fq -o qc/case/T1.html # tumor');
+  });
+
+  it('keeps one job per id when a sample sits in two groups and the rule ignores {group}', () => {
+    const w = wf({
+      sampleGroups: [
+        { name: 'a', samples: ['S1', 'S2'], metadata: {} },
+        { name: 'b', samples: ['S2'], metadata: {} },
+      ],
+      rules: [{ name: 'trim', input: ['raw/{sample}.fq'], output: ['t/{sample}.fq'], shell: 'trim {input} {output}' }],
+    });
+    expect(expand(w).jobs.map((j) => j.id)).toEqual(['trim[sample=S1]', 'trim[sample=S2]']);
+  });
+
+  it('E021 when {sample} has no source, with the documented message', () => {
+    const { jobs, diagnostics } = expand(wf({ rules: [{ name: 'fastqc', input: ['raw/{sample}.fq'], output: ['qc/{sample}.html'], shell: 'x' }] }));
+    expect(jobs).toEqual([]);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['E021', '`{sample}` in rule fastqc has no source: declare [[sample_groups]], set workflow.sample_pattern, or pass --samples'],
+    ]);
+    expect(diagnostics[0]!.line).toBe(10);
+  });
+
+  it('E021 for an unknown wildcard in a path; an unknown {name} in shell stays literal', () => {
+    const bad = expand(wf({ rules: [{ name: 'split', input: ['in.txt'], output: ['split/{chunk}.txt'], shell: 'x' }] }));
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(['E021']);
+    expect(bad.diagnostics[0]!.message).toContain('`{chunk}` in rule split has no source');
+    const ok = expand(wf({ rules: [{ name: 'echo', output: ['o.txt'], shell: 'echo {unknown} ${HOME} > {output}' }] }));
+    expect(ok.jobs[0]!.command).toBe('echo {unknown} ${HOME} > o.txt');
+  });
+
+  it('--samples is the source when nothing is declared, and a filter when groups are', () => {
+    const rules = [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'x' }];
+    expect(expand(wf({ rules }), ['A', 'B']).jobs.map((j) => j.id)).toEqual(['r[sample=A]', 'r[sample=B]']);
+    expect(expand(wf({ rules, sampleGroups: groups }), ['T1']).jobs.map((j) => j.id)).toEqual(['r[sample=T1]']);
+    const typo = expand(wf({ rules, sampleGroups: groups }), ['T11']);
+    expect(typo.diagnostics[0]!.code).toBe('CLI014');
+    expect(typo.diagnostics[0]!.message).toContain('did you mean T1?');
+  });
+
+  it('discovers samples from workflow.sample_pattern through the injected lister', () => {
+    const rules = [{ name: 'r', input: ['raw/{sample}_R1.fq.gz'], output: ['o/{sample}.txt'], shell: 'x' }];
+    const seen: string[] = [];
+    const list = (d: string) => (seen.push(d), ['B_R1.fq.gz', 'A_R1.fq.gz', 'A_R2.fq.gz', 'notes.txt']);
+    const { jobs } = expand(wf({ rules, samplePattern: 'raw/{sample}_R1.fq.gz', dir: '/proj' }), undefined, list);
+    expect(seen).toEqual(['/proj/raw']);
+    expect(jobs.map((j) => j.id)).toEqual(['r[sample=A]', 'r[sample=B]']);
+    const none = expand(wf({ rules, samplePattern: 'raw/{sample}_R1.fq.gz' }), undefined, () => undefined);
+    expect(none.diagnostics[0]!.code).toBe('E021');
+    expect(none.diagnostics[0]!.message).toContain('raw/ does not exist');
+  });
+});
+
+describe('engine-provided config keys', () => {
+  it('adds samples_list, samples_<group> and pairs_list without overriding a user key', () => {
+    const w = wf({ sampleGroups: groups, pairs: [{ pairId: 'P1', experiment: 'T1', control: 'C1', metadata: {} }], config: { samples_ctrl: 'mine' }, rules: [] });
+    const c = effectiveConfig(w, new Map(), resolveSamples(w, undefined, () => undefined, undefined).source.members);
+    expect(c.get('samples_list')).toBe('C1,C2,T1');
+    expect(c.get('samples_case')).toBe('T1');
+    expect(c.get('samples_ctrl')).toBe('mine');
+    expect(c.get('pairs_list')).toBe('P1');
+  });
+});
+
+describe('pairs, scatter, transform, expand_inputs', () => {
+  const pairs = [
+    { pairId: 'CASE_1', experiment: 'EXP_1', control: 'CTRL_1', metadata: {} },
+    { pairId: 'CASE_2', experiment: 'EXP_2', metadata: {} },
+  ];
+
+  it('one clone per pair; rules needing {control} skip tumour-only pairs', () => {
+    const { jobs } = expand(
+      wf({
+        pairs,
+        rules: [
+          { name: 'call', input: ['r/{experiment}.bam', 'r/{control}.bam'], output: ['v/{pair_id}.vcf'], shell: 'mutect {input[0]} -normal {control}' },
+          { name: 'trim', input: ['raw/{experiment}.fq'], output: ['t/{experiment}.fq'], shell: 'x' },
+        ],
+      }),
+    );
+    expect(jobs.map((j) => j.id)).toEqual([
+      'call[control=CTRL_1,experiment=EXP_1,pair_id=CASE_1]',
+      'trim[experiment=EXP_1]',
+      'trim[experiment=EXP_2]',
+    ]);
+    expect(jobs[0]!.command).toBe('mutect r/EXP_1.bam -normal CTRL_1');
+  });
+
+  it('E021 for a pair wildcard without [[pairs]]', () => {
+    const { diagnostics } = expand(wf({ rules: [{ name: 'call', output: ['v/{pair_id}.vcf'], shell: 'x' }] }));
+    expect(diagnostics[0]!.message).toBe('`{pair_id}` in rule call has no source: declare [[pairs]]');
+  });
+
+  it('scatter clones per value and the gather rule receives every clone output', () => {
+    const { jobs, diagnostics } = expand(
+      wf({
+        config: { chromosomes: ['chr1', 'chr2'] },
+        rules: [
+          { name: 'hc', input: ['s.bam'], output: ['v/s.{chr}.g.vcf'], scatter: { variable: 'chr', valuesFrom: 'config.chromosomes', gather: 'gather' }, shell: 'hc -L {chr} -O {output[0]}' },
+          { name: 'gather', output: ['v/s.g.vcf'], shell: 'gather {input} -O {output}' },
+        ],
+      }),
+    );
+    expect(diagnostics).toEqual([]);
+    expect(jobs.map((j) => j.id)).toEqual(['hc[chr=chr1]', 'hc[chr=chr2]', 'gather']);
+    expect(jobs[1]!.command).toBe('hc -L chr2 -O v/s.chr2.g.vcf');
+    expect(jobs[2]!.command).toBe('gather v/s.chr1.g.vcf v/s.chr2.g.vcf -O v/s.g.vcf');
+  });
+
+  it('transform: one map job per split value and a combine job fed by the chunks', () => {
+    const { jobs } = expand(
+      wf({
+        config: { chroms: 'chr1,chr2' },
+        rules: [
+          {
+            name: 'vc',
+            input: ['s.bam'],
+            output: ['v/s.g.vcf.gz'],
+            transform: { split: { by: 'chr', valuesFrom: 'config.chroms' }, map: 'hc -I {input} -L {chr} -O {output}', combine: { shell: 'gather {chunks} -O {output}' } },
+          },
+          { name: 'qc', input: ['s.bam'], transform: { split: { by: 'chr', values: ['chrX'] }, map: 'flagstat {input} {chr} > {output}' } },
+        ],
+      }),
+    );
+    expect(jobs.map((j) => [j.id, j.step, j.final])).toEqual([
+      ['vc[chr=chr1]', 'map', false],
+      ['vc[chr=chr2]', 'map', false],
+      ['vc.combine', 'combine', true],
+      ['qc[chr=chrX]', 'map', true],
+    ]);
+    expect(jobs[0]!.command).toBe('hc -I s.bam -L chr1 -O .oxo-flow/chunks/vc/chr1/s.g.vcf.gz');
+    expect(jobs[2]!.command).toBe('gather .oxo-flow/chunks/vc/chr1/s.g.vcf.gz .oxo-flow/chunks/vc/chr2/s.g.vcf.gz -O v/s.g.vcf.gz');
+    expect(jobs[3]!.outputs).toEqual(['.oxo-flow/chunks/qc/chrX.out']);
+  });
+
+  it('expand_inputs fans in over config.samples_list', () => {
+    const { jobs } = expand(
+      wf({
+        sampleGroups: groups,
+        rules: [{ name: 'combine', expandInputs: [{ pattern: 'v/{sample}.g.vcf', variables: { sample: 'config.samples_list' } }], output: ['cohort.vcf'], shell: 'combine {input}' }],
+      }),
+    );
+    expect(jobs.map((j) => j.id)).toEqual(['combine']);
+    expect(jobs[0]!.command).toBe('combine v/C1.g.vcf v/C2.g.vcf v/T1.g.vcf');
+  });
+
+  it('E005 for an undefined {config.k}', () => {
+    const { diagnostics } = expand(wf({ rules: [{ name: 'r', output: ['o'], shell: 'x {config.refernce}' }] }));
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['E005', '{config.refernce} in rule r is not defined in [config]']]);
+  });
+
+  it('script rules run through the interpreter for their extension', () => {
+    const { jobs } = expand(wf({ rules: [{ name: 'r', output: ['o'], script: 'scripts/my report.py' }] }));
+    expect(jobs[0]!.command).toBe("python 'scripts/my report.py'");
+  });
+
+  it('expands 100,000 jobs without trouble', () => {
+    const samples = Array.from({ length: 100_000 }, (_, i) => `S${i}`);
+    const { jobs } = expand(wf({ sampleGroups: [{ name: 'all', samples, metadata: {} }], rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] }));
+    expect(jobs.length).toBe(100_000);
+    expect(jobs[99_999]!.command).toBe('cp raw/S99999.fq o/S99999.txt');
+  });
+});
