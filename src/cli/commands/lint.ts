@@ -1,7 +1,37 @@
-// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+// `oxo-flow lint`: the errors validate reports plus warnings and info. Fails on errors, and on
+// warnings with --strict; info never fails.
+import { countBySeverity } from '../../diagnostics/diagnostic.js';
+import { lintWorkflow } from '../../workflow/lint/index.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
+import { loadAndCheck } from './workflow-report.js';
 
-export async function lint(_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> {
-  throw new Error('lint is not built yet');
+export interface LintOptions {
+  workflow?: string;
+  strict?: boolean;
+  ai?: boolean;
+  skill?: string[];
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 || word === 'info' ? '' : 's'}`;
+
+export async function lint(opts: LintOptions, ctx: CliContext): Promise<CommandResult> {
+  const strict = Boolean(opts.strict);
+  const report = await loadAndCheck(opts.workflow, ctx);
+  if (report.kind === 'unreadable') {
+    return { outcome: 'usage', json: { workflow: report.shown ?? opts.workflow ?? null, strict, passed: false }, diagnostics: report.diagnostics };
+  }
+  const diagnostics = [...report.diagnostics, ...(report.workflow ? lintWorkflow(report.workflow) : [])];
+  const counts = countBySeverity(diagnostics);
+  const passed = counts.error === 0 && !(strict && counts.warning > 0);
+  return {
+    outcome: passed ? 'ok' : 'failed',
+    json: { workflow: report.shown, strict, passed },
+    diagnostics,
+    human: (s) => {
+      const mark = passed ? s.green('✓') : s.red('✗');
+      const why = !passed && counts.error === 0 ? ' (--strict fails on warnings)' : '';
+      return `${mark} ${report.shown} — ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'info')}${why}`;
+    },
+  };
 }
