@@ -8,7 +8,7 @@ export function fishScript(specs: CommandSpec[]): string {
   const root = specs.find((s) => s.path.length === 0)!;
   const childCases = specs
     .filter((s) => s.subcommands.length > 0)
-    .map((s) => `        case ${quote(s.path.join(' '))}\n            echo ${s.subcommands.map((c) => quote(c.name)).join(' ')}`)
+    .map((s) => `        case ${quote(s.path.join(' '))}\n            printf '%s\\n' ${s.subcommands.map((c) => quote(c.name)).join(' ')}`)
     .join('\n');
   const lines: string[] = [];
   for (const s of specs) {

@@ -1,0 +1,72 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, runCliJson } from '../helpers/run-cli.js';
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'oxo-init-'));
+});
+afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+describe('oxo-flow init', () => {
+  it('creates a hello-world project named after the folder', () => {
+    const r = runCli(['init', 'my-project'], { cwd: work });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('created my-project/ from template hello-world');
+    const root = path.join(work, 'my-project');
+    expect(readdirSync(root).sort()).toEqual(['.gitignore', 'README.md', 'data', 'main.oxoflow', 'results']);
+    expect(statSync(path.join(root, 'data')).isDirectory()).toBe(true);
+    expect(readFileSync(path.join(root, 'main.oxoflow'), 'utf8')).toMatch(/^\[workflow\]\nname = "my-project"$/m);
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toMatch(/^# my-project\n/);
+    expect(readFileSync(path.join(root, '.gitignore'), 'utf8')).toMatch(/^results\/$/m);
+    // Nothing left over from the staging folder.
+    expect(readdirSync(work)).toEqual(['my-project']);
+  });
+
+  it('-t TEMPLATE copies its environments and writes its placeholder inputs', () => {
+    const r = runCliJson(['init', 'rna', '-t', 'rnaseq-quant'], { cwd: work });
+    expect(r.code).toBe(0);
+    const root = path.join(work, 'rna');
+    expect(r.json).toMatchObject({ project: 'rna', template: 'rnaseq-quant', path: root });
+    const placeholders = r.json.placeholders as string[];
+    expect(placeholders).toContain('data/kd_2_R2.fastq.gz');
+    expect(placeholders).toContain('ref/transcripts.fa');
+    for (const p of placeholders) expect(existsSync(path.join(root, p)), p).toBe(true);
+    expect(readdirSync(path.join(root, 'envs')).sort()).toEqual(['fastp.yaml', 'multiqc.yaml', 'salmon.yaml']);
+    expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('`data/ctrl_1_R1.fastq.gz`');
+  });
+
+  it('accepts an existing empty folder and a nested path', () => {
+    mkdirSync(path.join(work, 'empty'));
+    expect(runCli(['init', 'empty'], { cwd: work }).code).toBe(0);
+    expect(existsSync(path.join(work, 'empty', 'main.oxoflow'))).toBe(true);
+    expect(runCli(['init', 'projects/deep/one'], { cwd: work }).code).toBe(0);
+    expect(readFileSync(path.join(work, 'projects/deep/one/main.oxoflow'), 'utf8')).toContain('name = "one"');
+  });
+
+  it('refuses a non-empty folder (CLI021, exit 1) and changes nothing in it', () => {
+    mkdirSync(path.join(work, 'busy'));
+    writeFileSync(path.join(work, 'busy', 'notes.txt'), 'keep me');
+    const r = runCli(['init', 'busy'], { cwd: work });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error CLI021: busy exists and is not empty');
+    expect(readdirSync(path.join(work, 'busy'))).toEqual(['notes.txt']);
+    const j = runCliJson(['init', 'busy'], { cwd: work });
+    expect(j.json).toMatchObject({ ok: false, exit_code: 1, created: false });
+  });
+
+  it('an unknown template or an unusable name is a usage error (exit 2) and creates nothing', () => {
+    const t = runCli(['init', 'x', '-t', 'chip-seq'], { cwd: work });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('unknown template "chip-seq" (did you mean chipseq?)');
+    const n = runCli(['init', '-dash'], { cwd: work });
+    expect(n.code).toBe(2);
+    const bad = runCli(['init', 'has space'], { cwd: work });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('error CLI022');
+    expect(readdirSync(work)).toEqual([]);
+  });
+});
