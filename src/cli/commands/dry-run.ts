@@ -1,7 +1,68 @@
-// PLACEHOLDER: replaced by the module's owner. Never shipped as is.
+// `oxo-flow dry-run`: load, check, plan (the same planWorkflow that run executes), and show the plan.
+import { planWorkflow, type JobSpec, type Plan } from '../../workflow/plan/index.js';
 import type { CliContext } from '../context.js';
+import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { planText, summaryLine } from '../plan-text.js';
 import type { CommandResult } from '../result.js';
 
-export async function dryRun(_opts: Record<string, unknown>, _ctx: CliContext): Promise<CommandResult> {
-  throw new Error('dry-run is not built yet');
+export interface DryRunOptions extends PlanOptions {
+  ai?: boolean;
+  skill?: string[];
+}
+
+export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<CommandResult> {
+  const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
+  const loaded = await loadChecked(arg, ctx);
+  if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+  const { plan, diagnostics } = planWorkflow(loaded.workflow, planSettings(opts, overrides), diskFs);
+  const all = [...loaded.diagnostics, ...diagnostics];
+  if (plan === undefined) return { outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all };
+  return {
+    outcome: 'ok',
+    json: planJson(plan, loaded.shown),
+    diagnostics: all,
+    human: (style) => (ctx.quiet ? summaryLine(plan, style) : planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown })),
+  };
+}
+
+/** The --json document's fields (docs/dry-run.md documents them). */
+export function planJson(plan: Plan, shown: string): Record<string, unknown> {
+  return {
+    workflow: shown,
+    name: plan.workflow,
+    jobs: plan.jobs.map(jobJson),
+    summary: {
+      jobs: plan.summary.jobs,
+      run: plan.summary.run,
+      skip: plan.summary.skip,
+      by_reason: plan.summary.byReason,
+      phases: plan.summary.phases,
+      max_parallel: plan.summary.maxParallel,
+      suggested_jobs: plan.suggestedJobs,
+    },
+    samples: plan.samples,
+  };
+}
+
+function jobJson(j: JobSpec): Record<string, unknown> {
+  return {
+    id: j.id,
+    rule: j.rule,
+    step: j.step ?? null,
+    wildcards: j.wildcards,
+    status: j.status,
+    reason: j.reason,
+    detail: j.detail ?? null,
+    inputs: j.inputs,
+    outputs: j.outputs,
+    log: j.log ?? null,
+    command: j.command,
+    threads: j.threads,
+    memory: j.memory ?? null,
+    memory_mb: j.memoryMb ?? null,
+    environment: j.environment ? { kind: j.environment.kind, spec: j.environment.spec } : null,
+    level: j.level,
+    depends_on: j.dependsOn,
+    missing_inputs: j.missingInputs,
+  };
 }

@@ -1,0 +1,75 @@
+// Shared by dry-run and graph: find the workflow, load and check it, then plan it against the real
+// disk. Exit 2 for unreadable or unparsable input and bad command-line values (CLI0xx codes),
+// exit 1 for the workflow's own errors.
+import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkWorkflow } from '../workflow/checks/index.js';
+import { readWorkflowFile } from '../workflow/load/index.js';
+import type { Workflow } from '../workflow/model.js';
+import type { PlanFs, PlanSettings } from '../workflow/plan/index.js';
+import type { CliContext } from './context.js';
+import type { Outcome } from './result.js';
+import { resolveWorkflowPath } from './workflow-path.js';
+
+export const diskFs: PlanFs = {
+  stat(p) {
+    const s = statSync(p, { throwIfNoEntry: false });
+    return s === undefined ? undefined : { mtimeMs: s.mtimeMs };
+  },
+  list(d) {
+    try {
+      return readdirSync(d);
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+export interface PlanOptions {
+  workflow?: string;
+  overrides?: string[];
+  target?: string[];
+  samples?: string;
+}
+
+export type Loaded =
+  | { ok: true; workflow: Workflow; shown: string; diagnostics: Diagnostic[] }
+  | { ok: false; outcome: Outcome; shown?: string; diagnostics: Diagnostic[] };
+
+/** `dry-run threads=8`: commander takes the first KEY=VALUE for the workflow argument; give it back. */
+export function splitWorkflowArg(opts: PlanOptions, cwd: string): { workflow?: string; overrides: string[] } {
+  const overrides = [...(opts.overrides ?? [])];
+  const wf = opts.workflow;
+  if (wf !== undefined && wf.includes('=') && !wf.endsWith('.oxoflow') && statSync(path.resolve(cwd, wf), { throwIfNoEntry: false }) === undefined) {
+    return { overrides: [wf, ...overrides] };
+  }
+  return wf === undefined ? { overrides } : { workflow: wf, overrides };
+}
+
+export async function loadChecked(arg: string | undefined, ctx: CliContext): Promise<Loaded> {
+  const resolved = resolveWorkflowPath(arg, ctx.cwd);
+  if (!resolved.ok) return { ok: false, outcome: 'usage', diagnostics: [resolved.diagnostic] };
+  const rel = path.relative(ctx.cwd, resolved.path);
+  const shown = rel === '' || rel.startsWith('..') ? resolved.path : rel;
+  const loaded = await readWorkflowFile(resolved.path, { displayPath: shown });
+  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000')) return { ok: false, outcome: 'usage', shown, diagnostics: loaded.diagnostics };
+  if (loaded.workflow === undefined) return { ok: false, outcome: 'failed', shown, diagnostics: loaded.diagnostics };
+  const diagnostics = [...loaded.diagnostics, ...checkWorkflow(loaded.workflow)];
+  if (hasErrors(diagnostics)) return { ok: false, outcome: 'failed', shown, diagnostics };
+  return { ok: true, workflow: loaded.workflow, shown, diagnostics };
+}
+
+export function planSettings(opts: PlanOptions, overrides: string[]): PlanSettings {
+  const settings: PlanSettings = { overrides, targets: opts.target ?? [], cpus: availableParallelism() };
+  if (opts.samples !== undefined) settings.samples = opts.samples.split(',');
+  return settings;
+}
+
+/** Errors the user made on the command line (exit 2) versus errors in the workflow (exit 1). */
+export function outcomeFor(diagnostics: readonly Diagnostic[]): Outcome {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return 'ok';
+  return errors.some((d) => d.code.startsWith('CLI')) ? 'usage' : 'failed';
+}

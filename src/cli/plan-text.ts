@@ -1,0 +1,76 @@
+// Human text for a plan: phases with their jobs, then a summary and a suggested `-j`.
+// Large plans stay readable: within a phase, each rule shows its first few jobs in full and folds the
+// rest into one line with their status counts (`-v` shows every job).
+import type { JobSpec, Plan } from '../workflow/plan/index.js';
+import type { Style } from './style.js';
+
+/** Jobs of one rule shown in full per phase before the rest are folded. */
+export const SHOWN_PER_RULE = 3;
+
+export function planText(plan: Plan, style: Style, options: { verbose: boolean; workflowArg: string }): string {
+  const lines: string[] = [];
+  const { summary } = plan;
+  lines.push(style.bold(`dry-run: ${plan.workflow} (${plan.file}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
+  const phases: JobSpec[][] = [];
+  for (const job of plan.jobs) (phases[job.level] ??= []).push(job);
+  phases.forEach((jobs, level) => {
+    lines.push('', style.bold(`Phase ${level + 1}`) + style.dim(` · ${count(jobs.length, 'job')}`));
+    const byRule = new Map<string, JobSpec[]>();
+    for (const j of jobs) {
+      const list = byRule.get(j.rule) ?? [];
+      list.push(j);
+      byRule.set(j.rule, list);
+    }
+    for (const [rule, list] of byRule) {
+      const shown = options.verbose ? list : list.slice(0, SHOWN_PER_RULE);
+      for (const j of shown) lines.push(...jobLines(j, style));
+      const rest = list.slice(shown.length);
+      if (rest.length > 0) lines.push(style.dim(`  … ${count(rest.length, `more ${rule} job`)}: ${statusCounts(rest)} (-v shows every job)`));
+    }
+  });
+  lines.push('', summaryLine(plan, style));
+  if (summary.run > 0) lines.push(`Next: oxo-flow run ${options.workflowArg} -j ${plan.suggestedJobs}`);
+  else lines.push('Nothing to do: every job is up to date or switched off.');
+  return lines.join('\n');
+}
+
+export function summaryLine(plan: Plan, style: Style): string {
+  const { summary } = plan;
+  const parts = (reasons: readonly (keyof typeof summary.byReason)[]) =>
+    reasons
+      .filter((r) => summary.byReason[r] > 0)
+      .map((r) => `${summary.byReason[r]} ${r}`)
+      .join(', ');
+  const runDetail = parts(['never completed', 'outputs missing', 'input newer', 'upstream will run']);
+  const skipDetail = parts(['up to date', 'when false']);
+  return (
+    `${style.bold('Summary:')} ${count(summary.jobs, 'job')} — ${style.green(`${summary.run} will run`)}${runDetail ? ` (${runDetail})` : ''}, ` +
+    `${summary.skip} skipped${skipDetail ? ` (${skipDetail})` : ''}; suggested -j ${plan.suggestedJobs}`
+  );
+}
+
+function jobLines(j: JobSpec, style: Style): string[] {
+  const mark = j.status === 'run' ? style.green('●') : style.dim('○');
+  const status = `${j.status}: ${j.reason}`;
+  const detail = j.detail ? style.dim(` (${j.detail})`) : '';
+  const out = [`  ${mark} ${j.id}  ${j.status === 'run' ? style.green(status) : style.dim(status)}${detail}`];
+  if (j.status === 'skip') return out;
+  const command = j.command.trim().split('\n');
+  command.forEach((line, i) => out.push(`      ${i === 0 ? style.dim('$') : ' '} ${line.trimEnd()}`));
+  const facts = [`threads ${j.threads}`];
+  if (j.memory !== undefined) facts.push(`memory ${j.memory}`);
+  if (j.environment !== undefined) facts.push(`${j.environment.kind} ${[j.environment.spec].flat().join(',')}`);
+  out.push(style.dim(`      ${facts.join(' · ')}`));
+  for (const m of j.missingInputs) out.push(style.yellow(`      input ✗ ${m} (does not exist and no job makes it)`));
+  return out;
+}
+
+function statusCounts(jobs: readonly JobSpec[]): string {
+  const counts = new Map<string, number>();
+  for (const j of jobs) counts.set(`${j.status}: ${j.reason}`, (counts.get(`${j.status}: ${j.reason}`) ?? 0) + 1);
+  return [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
