@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkWorkflow } from '../../../src/workflow/checks/index.js';
+import { lintWorkflow } from '../../../src/workflow/lint/index.js';
 import { loadWorkflow } from '../../../src/workflow/load/index.js';
 import { planWorkflow } from '../../../src/workflow/plan/index.js';
 import {
@@ -71,6 +72,12 @@ describe.each(TEMPLATES.map((t) => [t.name, t] as const))('template %s', (name, 
     expect(loaded.diagnostics).toEqual([]);
     expect(loaded.workflow).toBeDefined();
     expect(checkWorkflow(loaded.workflow!)).toEqual([]);
+  });
+
+  it('lints with no error and no warning (info only: conda files that are not lock files, system tools)', () => {
+    const findings = lintWorkflow(loaded.workflow!);
+    expect(findings.filter((d) => d.severity !== 'info')).toEqual([]);
+    for (const d of findings) expect(['W008', 'W016']).toContain(d.code);
   });
 
   it('declares name, description, author, config, and a log for every rule', () => {
