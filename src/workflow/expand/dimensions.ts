@@ -76,6 +76,7 @@ export function ruleDimensions(
           diagnostic('E021', `\`{${sampleNames[0]}}\` in rule ${rule.name} has no source: declare [[sample_groups]], set workflow.sample_pattern, or pass --samples${why}`, {
             ...where,
             rule: rule.name,
+            hint: 'e.g. [[sample_groups]] with name = "all" and samples = ["S1", "S2"], or run with --samples S1,S2',
           }),
         );
         return undefined;
