@@ -10,8 +10,8 @@ import { validateWorkflowTool } from './validate-workflow.js';
 
 export interface OpenRegistryInput {
   active: readonly Skill[];
-  /** `--mcp URL` / `--mcp NAME=URL` values. */
-  mcpFlags: readonly string[];
+  /** Servers from --mcp flags (see serversFromFlags), after those of the active tool skills. */
+  servers: McpServerSpec[];
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
 }
@@ -44,7 +44,7 @@ export function serversFromFlags(flags: readonly string[]): { servers: McpServer
   return { servers, diagnostics };
 }
 
-export async function openToolRegistry(input: OpenRegistryInput & { servers: McpServerSpec[] }): Promise<ToolRegistry> {
+export async function openToolRegistry(input: OpenRegistryInput): Promise<ToolRegistry> {
   // Two servers under one name would share a tool prefix: the first keeps it, the other is reported.
   const seen = new Set<string>();
   const servers: McpServerSpec[] = [];

@@ -52,7 +52,6 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
   diagnostics.push(...skills.diagnostics, ...skills.activation.warnings);
   const registry = await openToolRegistry({
     active: skills.activation.active,
-    mcpFlags: opts.mcp ?? [],
     servers: flags.servers,
     env: ctx.env,
     clientInfo: { name: 'oxo-flow', version: ctx.version },
