@@ -9,6 +9,22 @@ import type { Locator } from './locate.js';
 import { PAIR_WILDCARDS, SAMPLE_WILDCARDS, wildcards } from './placeholders.js';
 import { pathTexts } from './rule-texts.js';
 
+/** rule name → scatter variables of the rules it gathers; built once per workflow, so lookups stay linear. */
+const gatheredVariables = new WeakMap<Workflow, Map<string, string[]>>();
+
+function gathered(w: Workflow, ruleName: string): string[] {
+  let map = gatheredVariables.get(w);
+  if (!map) {
+    map = new Map();
+    for (const r of w.rules) {
+      if (!r.scatter?.gather) continue;
+      map.set(r.scatter.gather, [...(map.get(r.scatter.gather) ?? []), r.scatter.variable]);
+    }
+    gatheredVariables.set(w, map);
+  }
+  return map.get(ruleName) ?? [];
+}
+
 /** Wildcards some declared source fills for this rule. */
 export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
   const names = new Set<string>();
@@ -17,7 +33,7 @@ export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
   if (rule.scatter) names.add(rule.scatter.variable);
   if (rule.transform) names.add(rule.transform.split.by);
   for (const e of rule.expandInputs) for (const v of Object.keys(e.variables)) names.add(v);
-  for (const other of w.rules) if (other.scatter && other.scatter.gather === rule.name) names.add(other.scatter.variable);
+  for (const v of gathered(w, rule.name)) names.add(v);
   return names;
 }
 
