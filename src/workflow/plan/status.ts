@@ -25,10 +25,27 @@ export function decideStatuses(
     const key = pathKey(p);
     let m = mtimes.get(key);
     if (m === undefined) {
-      m = fs.stat(resolve(p))?.mtimeMs ?? null;
+      const full = resolve(p);
+      m = existsInListing(full) === false ? null : (fs.stat(full)?.mtimeMs ?? null);
       mtimes.set(key, m);
     }
     return m ?? undefined;
+  };
+  // A fresh project has thousands of outputs in a few folders that do not exist yet: one look at each
+  // folder answers "missing" for all of them, instead of one failed stat per file.
+  const listings = new Map<string, Set<string> | null>();
+  const existsInListing = (full: string): boolean | undefined => {
+    const slash = full.lastIndexOf('/');
+    if (slash <= 0) return undefined;
+    const dir = full.slice(0, slash);
+    let names = listings.get(dir);
+    if (names === undefined) {
+      const listed = fs.list(dir);
+      names = listed === undefined ? (fs.stat(dir) === undefined ? null : undefined) : new Set(listed);
+      if (names === undefined) return undefined;
+      listings.set(dir, names);
+    }
+    return names === null ? false : names.has(full.slice(slash + 1));
   };
   const decisions: (JobDecision | undefined)[] = new Array(jobs.length);
   for (const i of dag.order) {

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { buildDag } from '../../../src/workflow/dag/build-dag.js';
+import { graphDiagnostics } from '../../../src/workflow/dag/graph-check.js';
+import { upstreamClosure } from '../../../src/workflow/dag/targets.js';
+import { expandJobs } from '../../../src/workflow/expand/expand-jobs.js';
+import { effectiveConfig, resolveSamples } from '../../../src/workflow/expand/sources.js';
+import type { Workflow } from '../../../src/workflow/model.js';
+import { makeWorkflow, type RuleInput } from '../../helpers/plan-workflow.js';
+
+function dagOf(w: Workflow) {
+  const s = resolveSamples(w, undefined, () => undefined, undefined);
+  const { jobs } = expandJobs(w, { samples: s.source, config: effectiveConfig(w, new Map(), s.source.members) });
+  return { jobs, ...buildDag(w, jobs) };
+}
+
+describe('buildDag', () => {
+  it('links outputs to inputs (./ and // normalised), adds depends_on, and computes longest-path levels', () => {
+    const { jobs, dag } = dagOf(
+      makeWorkflow({
+        rules: [
+          { name: 'a', output: ['x/a.txt'], shell: 's' },
+          { name: 'b', input: ['./x/a.txt'], output: ['b.txt'], shell: 's' },
+          { name: 'c', input: ['x//a.txt', 'b.txt'], output: ['c.txt'], shell: 's' },
+          { name: 'd', output: ['d.txt'], dependsOn: ['a'], shell: 's' },
+        ],
+      }),
+    );
+    const ids = jobs.map((j) => j.id);
+    expect(dag!.levels).toEqual([0, 1, 2, 1]);
+    expect(dag!.deps.map((d) => d.map((i) => ids[i]))).toEqual([[], ['a'], ['a', 'b'], ['a']]);
+    expect(dag!.order.map((i) => ids[i])).toEqual(['a', 'b', 'd', 'c']);
+  });
+
+  it('depends_on on a per-sample rule links matching samples only', () => {
+    const { jobs, dag } = dagOf(
+      makeWorkflow({
+        sampleGroups: [{ name: 'g', samples: ['S1', 'S2'], metadata: {} }],
+        rules: [
+          { name: 'a', output: ['a/{sample}'], shell: 's' },
+          { name: 'b', output: ['b/{sample}'], dependsOn: ['a'], shell: 's' },
+          { name: 'all', output: ['all'], dependsOn: ['b'], shell: 's' },
+        ],
+      }),
+    );
+    const ids = jobs.map((j) => j.id);
+    expect(dag!.deps.map((d) => d.map((i) => ids[i]))).toEqual([[], [], ['a[sample=S1]'], ['a[sample=S2]'], ['b[sample=S1]', 'b[sample=S2]']]);
+  });
+
+  it('E006 for two producers of one output, once per rule pair', () => {
+    const { diagnostics } = dagOf(
+      makeWorkflow({
+        sampleGroups: [{ name: 'g', samples: ['S1', 'S2', 'S3'], metadata: {} }],
+        rules: [
+          { name: 'a', output: ['o/{sample}.txt'], shell: 's' },
+          { name: 'b', output: ['./o/{sample}.txt'], shell: 's' },
+        ],
+      }),
+    );
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['E006', 'rules a and b both produce ./o/S1.txt (and 2 more outputs)']]);
+  });
+
+  it('E006 for a cycle, printed as the path in data-flow order from the first rule', () => {
+    const rules: RuleInput[] = [
+      { name: 'a', input: ['c.txt'], output: ['a.txt'], shell: 's' },
+      { name: 'b', input: ['a.txt'], output: ['b.txt'], shell: 's' },
+      { name: 'c', input: ['b.txt'], output: ['c.txt'], shell: 's' },
+      { name: 'free', output: ['f.txt'], shell: 's' },
+    ];
+    const { diagnostics } = dagOf(makeWorkflow({ rules }));
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([['E006', 'cycle: a → b → c → a']]);
+    const self = dagOf(makeWorkflow({ rules: [{ name: 'loop', input: ['x'], output: ['x'], shell: 's' }] }));
+    expect(self.diagnostics[0]!.message).toBe('cycle: loop → loop');
+  });
+
+  it('a 10,000-rule chain sorts and closes without deep recursion', () => {
+    const rules: RuleInput[] = Array.from({ length: 10_000 }, (_, i) => ({ name: `r${i}`, input: i === 0 ? [] : [`f${i - 1}`], output: [`f${i}`], shell: 's' }));
+    const { dag } = dagOf(makeWorkflow({ rules }));
+    expect(dag!.levels[9_999]).toBe(9_999);
+    expect(upstreamClosure(dag!, [9_999]).reduce((a, b) => a + b, 0)).toBe(10_000);
+    const cyclic = [...rules, { name: 'back', input: ['f9999'], output: ['zzz'], shell: 's' }];
+    cyclic[0] = { ...cyclic[0]!, input: ['zzz'] };
+    const { diagnostics } = dagOf(makeWorkflow({ rules: cyclic }));
+    expect(diagnostics[0]!.message.startsWith('cycle: r0 → r1 → r2')).toBe(true);
+    expect(diagnostics[0]!.message.endsWith('r9999 → back → r0')).toBe(true);
+  });
+});
+
+describe('graphDiagnostics (validate)', () => {
+  it('reports E006 only, and stays silent about wildcards without a source', () => {
+    const w = makeWorkflow({
+      rules: [
+        { name: 'a', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 's' },
+        { name: 'b', input: ['o/{sample}.txt'], output: ['raw/{sample}.fq'], shell: 's {config.missing}' },
+      ],
+    });
+    expect(graphDiagnostics(w).map((d) => [d.code, d.message])).toEqual([]);
+    const cyc = makeWorkflow({
+      rules: [
+        { name: 'a', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 's' },
+        { name: 'b', input: ['o/{sample}.txt'], output: ['raw/{sample}.fq'], shell: 's' },
+      ],
+    });
+    expect(graphDiagnostics(cyc).map((d) => [d.code, d.message])).toEqual([['E006', 'cycle: a[sample=<sample>] → b[sample=<sample>] → a[sample=<sample>]']]);
+    expect(graphDiagnostics(makeWorkflow({ rules: [{ name: 'x', output: ['{sample}'], shell: 's' }] }))).toEqual([]);
+  });
+});
