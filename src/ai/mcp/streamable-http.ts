@@ -106,7 +106,9 @@ export class StreamableHttpTransport implements Transport {
       }
       throw new McpFailure('MCP004', `${this.shownUrl} answered HTTP ${status}${describeBody(errorText, text)}`);
     }
-    if (status === 202 || status === 204) {
+    // A notification or a response we sent needs only acceptance: 202 is the rule, but 200/204 with
+    // or without a body are seen in the wild and mean the same.
+    if (status === 202 || status === 204 || (options.awaitIds ?? []).length === 0) {
       await drain(res);
       return;
     }
