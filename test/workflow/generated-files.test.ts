@@ -1,0 +1,33 @@
+// docs/codes.md and schema/oxoflow.schema.json are generated; these tests fail when either is stale.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codes } from '../../src/diagnostics/registry.js';
+import { workflowJsonSchema } from '../../src/workflow/schema.js';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { renderCodesDoc } from '../../scripts/gen-codes-doc.mjs';
+
+const root = path.resolve(__dirname, '../..');
+const regenerate = 'regenerate with `npm run build && node scripts/gen-codes-doc.mjs`';
+
+describe('generated files', () => {
+  it(`docs/codes.md matches the registry (${regenerate})`, () => {
+    expect(readFileSync(path.join(root, 'docs/codes.md'), 'utf8')).toBe((renderCodesDoc as (r: unknown) => string)(codes));
+  });
+
+  it('docs/codes.md lists every code with an anchor', () => {
+    const doc = readFileSync(path.join(root, 'docs/codes.md'), 'utf8');
+    for (const code of Object.keys(codes)) expect(doc).toContain(`<a id="${code.toLowerCase()}"></a>${code}`);
+  });
+
+  it(`schema/oxoflow.schema.json matches the zod schema (${regenerate})`, () => {
+    const committed = JSON.parse(readFileSync(path.join(root, 'schema/oxoflow.schema.json'), 'utf8')) as unknown;
+    expect(committed).toEqual(workflowJsonSchema());
+  });
+
+  it('every workflow code is explained in docs/format.md', () => {
+    const format = readFileSync(path.join(root, 'docs/format.md'), 'utf8');
+    const workflowCodes = Object.keys(codes).filter((c) => /^(E0\d\d|W\d{3}|S008)$/.test(c));
+    expect(workflowCodes.filter((c) => !format.includes(c))).toEqual([]);
+  });
+});
