@@ -6,21 +6,37 @@ import { planWorkflow } from '../../../src/workflow/plan/index.js';
 import { emptyFs, makeWorkflow, type RuleInput } from '../../helpers/plan-workflow.js';
 
 const names = ['a', 'b', 'c', 'd', 'e', 'f'];
-const wildcard = fc.constantFrom('', '{sample}', '{group}', '{pair_id}', '{chr}', '{nope}');
-const whenExpr = fc.constantFrom(undefined, 'true', 'false', 'config.flag', '!config.flag && true', 'config.n >= 2', 'config.n ==', '(((', 'file_exists("x")');
+// Mostly valid shapes, with a few that must fail (unknown wildcard, bad `when`, unknown depends_on).
+const wildcard = fc.oneof(
+  { arbitrary: fc.constant(''), weight: 8 },
+  { arbitrary: fc.constant('{sample}'), weight: 6 },
+  { arbitrary: fc.constantFrom('{group}', '{pair_id}', '{chr}', '{nope}'), weight: 1 },
+);
+const whenExpr = fc.oneof(
+  { arbitrary: fc.constantFrom(undefined, 'true', 'false', 'config.flag', '!config.flag && true', 'config.n >= 2', 'file_exists("x")'), weight: 20 },
+  { arbitrary: fc.constantFrom('config.n ==', '((('), weight: 1 },
+);
+
 
 const ruleArb = (i: number) =>
   fc.record({
-    inputs: fc.array(fc.record({ from: fc.integer({ min: 0, max: names.length - 1 }), w: wildcard }), { maxLength: 3 }),
+    // Inputs mostly come from earlier rules; now and then from any rule, which may close a cycle.
+    inputs: fc.array(
+      fc.record({
+        from: fc.oneof({ arbitrary: fc.integer({ min: 0, max: Math.max(0, i - 1) }), weight: 15 }, { arbitrary: fc.integer({ min: 0, max: names.length - 1 }), weight: 1 }),
+        w: wildcard,
+      }),
+      { maxLength: 3 },
+    ),
     outW: wildcard,
     when: whenExpr,
     scatter: fc.boolean(),
-    dependsOn: fc.array(fc.constantFrom(...names, 'ghost'), { maxLength: 2 }),
+    dependsOn: fc.array(fc.oneof({ arbitrary: fc.constantFrom(...names.slice(0, Math.max(1, i))), weight: 20 }, { arbitrary: fc.constant('ghost'), weight: 1 }), { maxLength: 1 }),
   }).map((r): RuleInput => {
     const rule: RuleInput = {
       name: names[i]!,
       input: r.inputs.map((x) => `${names[x.from]}/out${x.w}.txt`),
-      output: [`${names[i]}/out${r.outW}.txt`],
+      output: [`${names[i]}/out${r.outW}${r.scatter ? '.{chr}' : ''}.txt`],
       shell: `tool {input} > {output} # {config.flag}`,
       dependsOn: r.dependsOn,
     };
@@ -32,11 +48,11 @@ const ruleArb = (i: number) =>
 const workflowArb = fc
   .record({
     count: fc.integer({ min: 1, max: names.length }),
-    samples: fc.array(fc.constantFrom('S1', 'S2', 'S3', 'S 4'), { maxLength: 4 }),
+    samples: fc.array(fc.constantFrom('S1', 'S2', 'S3', 'S 4'), { minLength: 1, maxLength: 4 }),
     pairs: fc.boolean(),
     rules: fc.tuple(...names.map((_, i) => ruleArb(i))),
     flag: fc.boolean(),
-    samplesFlag: fc.option(fc.array(fc.constantFrom('S1', 'S2', 'X9'), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+    samplesFlag: fc.option(fc.array(fc.oneof({ arbitrary: fc.constantFrom('S1', 'S2'), weight: 10 }, { arbitrary: fc.constant('X9'), weight: 1 }), { minLength: 1, maxLength: 2 }), { nil: undefined, freq: 3 }),
   })
   .map((w) => ({
     workflow: makeWorkflow({
