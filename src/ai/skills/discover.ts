@@ -34,6 +34,9 @@ interface Candidate {
   dir: string;
   /** Set when the entry is refused before reading (a link out of the root). */
   refused?: Diagnostic;
+  /** From the directory listing: a regular file (no lstat needed), or a skill directory that is a link. */
+  knownRegular?: boolean;
+  parentIsLink?: boolean;
 }
 
 interface Budget {
@@ -78,7 +81,12 @@ export function discoverInRoots(rootList: readonly { scope: SkillScope; dir: str
     roots.push({ scope, dir, exists: true });
     if (seenRoots.has(rootReal)) continue; // the same directory listed twice is scanned once
     seenRoots.add(rootReal);
-    for (const candidate of listCandidates(rootReal, diagnostics)) skills.push(loadCandidate(candidate, scope, rootReal, budget));
+    for (const candidate of listCandidates(rootReal, diagnostics)) {
+      const skill = loadCandidate(candidate, scope, rootReal, budget);
+      if (skill) skills.push(skill);
+      else if (exists(path.join(candidate.dir, 'skill.md')))
+        diagnostics.push(diagnostic('SK024', `${path.join(candidate.name, 'skill.md')} is not read: the file must be named SKILL.md`, { file: path.join(candidate.dir, 'skill.md') }));
+    }
   }
   markRelations(skills);
   return { skills, diagnostics, roots };
@@ -112,7 +120,7 @@ function listCandidates(rootReal: string, diagnostics: Diagnostic[]): Candidate[
     if (entry.name.startsWith('.')) continue;
     const full = path.join(rootReal, entry.name);
     if (entry.name.endsWith('.skill.toml') && entry.name.length > '.skill.toml'.length) {
-      out.push({ name: entry.name.slice(0, -'.skill.toml'.length), format: 'toml', path: full, dir: rootReal });
+      out.push({ name: entry.name.slice(0, -'.skill.toml'.length), format: 'toml', path: full, dir: rootReal, knownRegular: entry.isFile() });
       continue;
     }
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
@@ -136,9 +144,8 @@ function listCandidates(rootReal: string, diagnostics: Diagnostic[]): Candidate[
         continue;
       }
     }
-    if (exists(skillFile)) out.push({ name: entry.name, format: 'md', path: skillFile, dir: full });
-    else if (exists(path.join(full, 'skill.md')))
-      diagnostics.push(diagnostic('SK024', `${path.join(entry.name, 'skill.md')} is not read: the file must be named SKILL.md`, { file: path.join(full, 'skill.md') }));
+    // Whether SKILL.md exists is learnt by reading it (one lstat fewer per skill).
+    out.push({ name: entry.name, format: 'md', path: skillFile, dir: full, parentIsLink: entry.isSymbolicLink() });
   }
   return out;
 }
@@ -152,19 +159,24 @@ function exists(file: string): boolean {
   }
 }
 
-function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string, budget: Budget): Skill {
+/** The skill for one candidate, or undefined when a directory turns out to hold no SKILL.md. */
+function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string, budget: Budget): Skill | undefined {
   const skill: Skill = { name: c.name, scope, format: c.format, status: 'ok', findings: [], path: c.path, dir: c.dir, domains: [] };
   if (c.format === 'md') skill.type = 'knowledge';
   if (c.refused) return invalid(skill, c.refused);
   if (budget.count >= MAX_SKILLS) {
+    if (c.format === 'md' && !exists(c.path)) return undefined;
     skill.status = 'excluded';
     skill.findings.push(diagnostic('SK020', `not read: this discovery already holds ${MAX_SKILLS} skills`, { file: c.path }));
     return skill;
   }
   budget.count += 1;
-  const read = readFileSafely(c.path, rootReal, SKILL_FILE_CAP);
+  const read = readFileSafely(c.path, rootReal, SKILL_FILE_CAP, { ...(c.knownRegular ? { knownRegular: true } : {}), ...(c.parentIsLink ? { parentIsLink: true } : {}) });
   if (!read.ok) {
     switch (read.reason) {
+      case 'missing':
+        budget.count -= 1;
+        return undefined;
       case 'oversize':
         skill.status = 'oversize';
         if (read.size !== undefined) skill.sizeBytes = read.size;

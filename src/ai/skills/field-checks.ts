@@ -7,13 +7,14 @@ export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
 
 /** Findings for a skill name that must equal `expected` (the file stem or directory name). */
-export function checkName(name: unknown, expected: string, where: Location, what: string): Diagnostic[] {
-  if (name === undefined || name === null) return [diagnostic('SK003', 'missing required field `name`', where)];
-  if (typeof name !== 'string') return [diagnostic('SK004', `\`name\` must be a string, found ${typeName(name)}`, where)];
+/** `where` is a function: locating a key costs a scan, paid only when there is a finding. */
+export function checkName(name: unknown, expected: string, where: () => Location, what: string): Diagnostic[] {
+  if (name === undefined || name === null) return [diagnostic('SK003', 'missing required field `name`', where())];
+  if (typeof name !== 'string') return [diagnostic('SK004', `\`name\` must be a string, found ${typeName(name)}`, where())];
   const out: Diagnostic[] = [];
   const problem = nameProblem(name);
-  if (problem) out.push(diagnostic('SK001', `skill name "${name}" ${problem}`, where));
-  if (name !== expected) out.push(diagnostic('SK002', `skill name "${name}" does not match the ${what} "${expected}"`, where));
+  if (problem) out.push(diagnostic('SK001', `skill name "${name}" ${problem}`, where()));
+  if (name !== expected) out.push(diagnostic('SK002', `skill name "${name}" does not match the ${what} "${expected}"`, where()));
   return out;
 }
 
@@ -25,12 +26,13 @@ export function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
-export function checkDescription(description: unknown, where: Location): Diagnostic[] {
-  if (description === undefined || description === null) return [diagnostic('SK003', 'missing required field `description`', where)];
-  if (typeof description !== 'string') return [diagnostic('SK004', `\`description\` must be a string, found ${typeName(description)}`, where)];
-  const length = [...description.trim()].length;
-  if (length === 0) return [diagnostic('SK005', '`description` is empty (1 to 1024 characters)', where)];
-  if (length > DESCRIPTION_MAX) return [diagnostic('SK005', `\`description\` is ${length} characters long (at most ${DESCRIPTION_MAX})`, where)];
+export function checkDescription(description: unknown, where: () => Location): Diagnostic[] {
+  if (description === undefined || description === null) return [diagnostic('SK003', 'missing required field `description`', where())];
+  if (typeof description !== 'string') return [diagnostic('SK004', `\`description\` must be a string, found ${typeName(description)}`, where())];
+  const trimmed = description.trim();
+  const length = [...trimmed].length;
+  if (length === 0) return [diagnostic('SK005', '`description` is empty (1 to 1024 characters)', where())];
+  if (length > DESCRIPTION_MAX) return [diagnostic('SK005', `\`description\` is ${length} characters long (at most ${DESCRIPTION_MAX})`, where())];
   return [];
 }
 

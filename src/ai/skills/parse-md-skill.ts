@@ -79,10 +79,9 @@ export function parseMdSkill(text: string, file: string, dirName: string): Parse
   }
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
 
-  const yamlText = lines.slice(0, close).join('\n');
-  const at = (key: string) => ({ file, line: lineOfKey(yamlText, key, 'yaml') ?? 2, column: 1 });
-  findings.push(...checkName(data.name, dirName, at('name'), 'directory name'));
-  findings.push(...checkDescription(data.description, at('description')));
+  const at = (key: string) => ({ file, line: lineOfKey(lines.slice(0, close).join('\n'), key, 'yaml') ?? 2, column: 1 });
+  findings.push(...checkName(data.name, dirName, () => at('name'), 'directory name'));
+  findings.push(...checkDescription(data.description, () => at('description')));
 
   const parsed: ParsedSkill = { type: 'knowledge', domains: [], findings };
   if (typeof data.description === 'string') parsed.description = data.description;

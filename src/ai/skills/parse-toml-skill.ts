@@ -33,8 +33,8 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
     return { domains: [], findings };
   }
 
-  findings.push(...checkName(doc.name, stem, at('name'), 'file name'));
-  findings.push(...checkDescription(doc.description, at('description')));
+  findings.push(...checkName(doc.name, stem, () => at('name'), 'file name'));
+  findings.push(...checkDescription(doc.description, () => at('description')));
   const version = doc.version;
   if (version === undefined) findings.push(diagnostic('SK003', 'missing required field `version` (a string, e.g. "1.0.0")', { file, line: 1, column: 1 }));
   else if (typeof version !== 'string')
@@ -79,7 +79,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
   if (entry !== undefined) parsed.entry = entry;
   if (requires !== undefined) parsed.requires = requires;
 
-  const mcpLine = text.split('\n').findIndex((l) => /^\s*\[\s*mcp\s*\]/.test(l)) + 1 || undefined;
+  const mcpLine = doc.mcp === undefined ? undefined : text.split('\n').findIndex((l) => /^\s*\[\s*mcp\s*\]/.test(l)) + 1 || undefined;
   const mcp = readMcpTable(doc.mcp, file, text, mcpLine, findings);
   if (type === 'tool') {
     const url = serverUrl(requires ?? [], file, at('requires'), findings);

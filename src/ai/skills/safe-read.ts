@@ -6,9 +6,20 @@ import path from 'node:path';
 
 export const SKILL_FILE_CAP = 64 * 1024;
 
+let scratch = Buffer.allocUnsafe(SKILL_FILE_CAP + 1);
+
+/** What the caller already knows from the directory listing. */
+export interface ReadHint {
+  /** The directory entry was typed as a regular file (not a link). */
+  knownRegular?: boolean;
+  /** The file sits in a directory reached through a symbolic link: its real path must be checked. */
+  parentIsLink?: boolean;
+}
+
 export type SafeRead =
   | { ok: true; bytes: Buffer; size: number }
   | { ok: false; reason: 'missing' | 'not-regular' | 'escapes-root' | 'oversize' | 'io'; detail: string; size?: number };
+
 
 /** True when `target` (a real path) is `root` (a real path) or inside it. */
 export function isInside(root: string, target: string): boolean {
@@ -20,16 +31,17 @@ export function isInside(root: string, target: string): boolean {
  * Read a file under `rootReal` (the scan root's real path). Symbolic links are allowed only when their
  * real path stays inside the root. Reads at most `cap + 1` bytes; more means oversize.
  */
-export function readFileSafely(file: string, rootReal: string, cap: number = SKILL_FILE_CAP): SafeRead {
+export function readFileSafely(file: string, rootReal: string, cap: number = SKILL_FILE_CAP, hint: ReadHint = {}): SafeRead {
   let target = file;
   try {
-    const st = lstatSync(file);
-    if (st.isSymbolicLink() || hasLinkBetween(rootReal, file)) {
+    // A directory entry already typed as a regular file needs no lstat; open(O_NOFOLLOW) + fstat re-check it.
+    const st = hint.knownRegular && !hint.parentIsLink ? undefined : lstatSync(file);
+    if (st && (st.isSymbolicLink() || hint.parentIsLink)) {
       target = realpathSync(file);
       if (!isInside(rootReal, target)) return { ok: false, reason: 'escapes-root', detail: `links to ${target}, outside ${rootReal}` };
       const real = lstatSync(target);
       if (!real.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(real) };
-    } else if (!st.isFile()) {
+    } else if (st && !st.isFile()) {
       return { ok: false, reason: 'not-regular', detail: describeKind(st) };
     }
   } catch (err) {
@@ -48,30 +60,21 @@ export function readFileSafely(file: string, rootReal: string, cap: number = SKI
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(st) };
     if (st.size > cap) return { ok: false, reason: 'oversize', detail: `${st.size} bytes`, size: st.size };
-    const buf = Buffer.allocUnsafe(cap + 1);
+    // One scratch buffer for every read (discovery reads hundreds of files); the result is a copy.
+    if (scratch.length < cap + 1) scratch = Buffer.allocUnsafe(cap + 1);
+    const limit = cap + 1;
     let total = 0;
-    while (total < buf.length) {
-      const n = readSync(fd, buf, total, buf.length - total, null);
+    while (total < limit) {
+      const n = readSync(fd, scratch, total, limit - total, null);
       if (n === 0) break;
       total += n;
     }
     if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
-    return { ok: true, bytes: buf.subarray(0, total), size: total };
+    return { ok: true, bytes: Buffer.from(scratch.subarray(0, total)), size: total };
   } catch (err) {
     return { ok: false, reason: 'io', detail: (err as Error).message };
   } finally {
     closeSync(fd);
-  }
-}
-
-/** A SKILL.md inside a symlinked skill directory: the directory link must be checked too. */
-function hasLinkBetween(rootReal: string, file: string): boolean {
-  const dir = path.dirname(file);
-  if (path.resolve(dir) === rootReal) return false;
-  try {
-    return lstatSync(dir).isSymbolicLink();
-  } catch {
-    return false;
   }
 }
 
