@@ -180,10 +180,13 @@ describe('ai call: non-interactive sessions refuse without a prompt', () => {
 });
 
 describe('ai call: nothing approves on a human\'s behalf', () => {
-  it.each(['--yes', '-y', '--approve', '--auto-approve', '--trust', '--no-confirm', '--force'])('flag %s is a usage error', async (flag) => {
-    const r = await runCliAsync([...destructive, flag], { cwd: project.dir, env: env() });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('CLI001');
+  it('approval-sounding flags are usage errors (--yes, -y, --approve, …)', async () => {
+    const flags = ['--yes', '-y', '--approve', '--auto-approve', '--trust', '--no-confirm', '--force'];
+    const runs = await Promise.all(flags.map((flag) => runCliAsync([...destructive, flag], { cwd: project.dir, env: env() })));
+    runs.forEach((r, i) => {
+      expect(r.code, flags[i]).toBe(2);
+      expect(r.stderr, flags[i]).toContain('CLI001');
+    });
     expect(deletes()).toBe(0);
   });
 
