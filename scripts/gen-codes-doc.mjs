@@ -41,28 +41,28 @@ export function renderCodesDoc(registry) {
 }
 
 async function main() {
-const { codes } = await import(new URL('dist/diagnostics/registry.js', root).href);
-const { workflowJsonSchema } = await import(new URL('dist/workflow/schema.js', root).href);
-const outputs = [
-  [new URL('docs/codes.md', root), renderCodesDoc(codes)],
-  [new URL('schema/oxoflow.schema.json', root), `${JSON.stringify(workflowJsonSchema(), null, 2)}\n`],
-];
-const check = process.argv.includes('--check');
-let stale = 0;
-for (const [url, text] of outputs) {
-  const file = fileURLToPath(url);
-  if (check) {
-    let current = '';
-    try {
-      current = readFileSync(file, 'utf8');
-    } catch {}
-    if (current !== text) {
-      stale += 1;
-      process.stderr.write(`${file} is stale: run \`npm run build && node scripts/gen-codes-doc.mjs\`\n`);
-    }
-  } else writeFileSync(file, text);
-}
-process.exitCode = stale > 0 ? 1 : 0;
+  const { codes } = await import(new URL('dist/diagnostics/registry.js', root).href);
+  const { workflowJsonSchema } = await import(new URL('dist/workflow/schema.js', root).href);
+  const outputs = [
+    [new URL('docs/codes.md', root), renderCodesDoc(codes)],
+    [new URL('schema/oxoflow.schema.json', root), `${JSON.stringify(workflowJsonSchema(), null, 2)}\n`],
+  ];
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const [url, text] of outputs) {
+    const file = fileURLToPath(url);
+    if (check) {
+      let current = '';
+      try {
+        current = readFileSync(file, 'utf8');
+      } catch {}
+      if (current !== text) {
+        stale += 1;
+        process.stderr.write(`${file} is stale: run \`npm run build && node scripts/gen-codes-doc.mjs\`\n`);
+      }
+    } else writeFileSync(file, text);
+  }
+  process.exitCode = stale > 0 ? 1 : 0;
 }
 
 // Importing this file (as the tests do) only defines renderCodesDoc; running it writes or checks.
