@@ -32,8 +32,9 @@ export function emitResult(command: string, result: CommandResult, ctx: CliConte
   const style = makeStyle(ctx.color);
   const shown = ctx.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   if (shown.length > 0) streams.stderr.write(`${renderDiagnostics(shown, style, ctx.cwd)}\n`);
-  if (result.human && !(ctx.quiet && result.outcome === 'ok')) {
-    const text = result.human(style);
+  const human = ctx.quiet && result.outcome === 'ok' ? result.quietHuman : result.human;
+  if (human) {
+    const text = human(style);
     if (text) streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
   }
   if (result.stdout !== undefined) streams.stdout.write(result.stdout);

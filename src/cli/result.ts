@@ -14,6 +14,8 @@ export interface CommandResult {
   human?: (style: Style) => string;
   /** The command's product for stdout in human mode (a graph, a schema, a completion script). */
   stdout?: string;
+  /** Human text that -q still prints on success (e.g. dry-run's one-line summary). */
+  quietHuman?: (style: Style) => string;
 }
 
 export function exitCodeFor(outcome: Outcome): number {

@@ -21,7 +21,8 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
     outcome: 'ok',
     json: planJson(plan, loaded.shown),
     diagnostics: all,
-    human: (style) => (ctx.quiet ? summaryLine(plan, style) : planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown })),
+    human: (style) => planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown }),
+    quietHuman: (style) => summaryLine(plan, style),
   };
 }
 
