@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_PROMPT } from '../../src/ai/approval/prompt.js';
 import { runCliAsync, runCliInPty } from '../helpers/mcp-cli.js';
 import { makeToolSkillProject, type ToolSkillProject } from '../helpers/mcp-project.js';
@@ -12,22 +12,21 @@ import { startSdkFixture, type SdkFixture } from '../helpers/mcp-sdk-server.js';
 
 let fixture: SdkFixture;
 let project: ToolSkillProject;
-const destructive = ['ai', 'call', 'mcp_clinical-db_delete_records', '--args', '{"gene":"BRCA1"}'];
+// Each test deletes its own gene, so tests can run concurrently and still count their own calls.
+const destructiveFor = (gene: string) => ['ai', 'call', 'mcp_clinical-db_delete_records', '--args', JSON.stringify({ gene })];
+const destructive = destructiveFor('BRCA1');
 
 beforeAll(async () => {
-  fixture = await startSdkFixture({ mode: 'sse', lifetimeMs: 120_000 });
+  fixture = await startSdkFixture({ mode: 'sse', lifetimeMs: 600_000 });
   project = makeToolSkillProject({ name: 'clinical-db', url: fixture.url });
 });
 afterAll(async () => {
   await fixture.close();
   project.cleanup();
 });
-beforeEach(() => {
-  fixture.calls.length = 0;
-});
 
 const env = (extra: Record<string, string> = {}) => ({ OXO_FLOW_HOME: project.home, ...extra });
-const deletes = () => fixture.calls.filter((c) => c.name === 'delete_records').length;
+const deletes = (gene = 'BRCA1') => fixture.calls.filter((c) => c.name === 'delete_records' && c.args.gene === gene).length;
 
 describe('ai call: tools that run without asking', () => {
   it('a read-only tool runs, prints its result on stdout and logs the decision', async () => {
@@ -73,22 +72,22 @@ describe('ai call: tools that run without asking', () => {
   });
 });
 
-describe('ai call: the approval prompt in a real terminal', () => {
+describe.concurrent('ai call: the approval prompt in a real terminal', () => {
   it.each([
-    ['y\r', 'y'],
-    ['yes\r', 'yes'],
-    ['YES\r', 'YES'],
-  ])('%j approves', async (answer) => {
-    const r = await runCliInPty(destructive, { cwd: project.dir, env: env(), answer });
+    ['y\r', 'GENE-y'],
+    ['yes\r', 'GENE-yes'],
+    ['YES\r', 'GENE-YES'],
+  ])('%j approves', async (answer, gene) => {
+    const r = await runCliInPty(destructiveFor(gene), { cwd: project.dir, env: env(), answer });
     expect(r.prompted).toBe(true);
     expect(r.code).toBe(0);
     expect(r.screen).toContain('server:      clinical-db');
     expect(r.screen).toContain('tool:        delete_records (as mcp_clinical-db_delete_records)');
     expect(r.screen).toContain('destructiveHint=true');
-    expect(r.screen).toContain('"gene": "BRCA1"');
+    expect(r.screen).toContain(`"gene": "${gene}"`);
     expect(r.screen).toContain(APPROVAL_PROMPT);
-    expect(r.screen).toContain('deleted records for BRCA1');
-    expect(deletes()).toBe(1);
+    expect(r.screen).toContain(`deleted records for ${gene}`);
+    expect(deletes(gene)).toBe(1);
   });
 
   it.each([
@@ -98,12 +97,13 @@ describe('ai call: the approval prompt in a real terminal', () => {
     ['\x04', 'EOF'],
     ['\x03', 'Ctrl-C'],
   ])('%j refuses', async (answer, reason) => {
-    const r = await runCliInPty(destructive, { cwd: project.dir, env: env(), answer });
+    const gene = `REFUSE-${JSON.stringify(answer)}`;
+    const r = await runCliInPty(destructiveFor(gene), { cwd: project.dir, env: env(), answer });
     expect(r.prompted).toBe(true);
     expect(r.code).toBe(1);
     expect(r.screen).toContain('APR002');
     expect(r.screen).toContain(reason);
-    expect(deletes()).toBe(0);
+    expect(deletes(gene)).toBe(0);
   });
 
   it('the prompt string is exactly "Allow execution? [y/N] " and goes to stderr', async () => {
@@ -121,7 +121,7 @@ describe('ai call: the approval prompt in a real terminal', () => {
   });
 });
 
-describe('ai call: non-interactive sessions refuse without a prompt', () => {
+describe.concurrent('ai call: non-interactive sessions refuse without a prompt', () => {
   it.each([
     ['CI=1', { CI: '1' }, [], 'CI is set'],
     ['CI=true', { CI: 'true' }, [], 'CI is set'],
@@ -169,17 +169,17 @@ describe('ai call: non-interactive sessions refuse without a prompt', () => {
   it('trust_annotations = false makes even a read-only tool ask (and so be refused here)', async () => {
     const strict = makeToolSkillProject({ name: 'clinical-db', url: fixture.url, extraMcp: 'trust_annotations = false' });
     try {
-      const r = await runCliAsync(['ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"BRCA1"}'], { cwd: strict.dir, env: { OXO_FLOW_HOME: strict.home } });
+      const r = await runCliAsync(['ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"UNTRUSTED"}'], { cwd: strict.dir, env: { OXO_FLOW_HOME: strict.home } });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('trust_annotations = false');
-      expect(fixture.calls.filter((c) => c.name === 'lookup')).toHaveLength(0);
+      expect(fixture.calls.filter((c) => c.name === 'lookup' && c.args.gene === 'UNTRUSTED')).toHaveLength(0);
     } finally {
       strict.cleanup();
     }
   });
 });
 
-describe('ai call: nothing approves on a human\'s behalf', () => {
+describe.concurrent('ai call: nothing approves on a human\'s behalf', () => {
   it('approval-sounding flags are usage errors (--yes, -y, --approve, …)', async () => {
     const flags = ['--yes', '-y', '--approve', '--auto-approve', '--trust', '--no-confirm', '--force'];
     const runs = await Promise.all(flags.map((flag) => runCliAsync([...destructive, flag], { cwd: project.dir, env: env() })));

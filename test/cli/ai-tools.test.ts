@@ -9,7 +9,7 @@ let fixture: SdkFixture;
 let project: ToolSkillProject;
 
 beforeAll(async () => {
-  fixture = await startSdkFixture({ mode: 'sse', token: TOKEN });
+  fixture = await startSdkFixture({ mode: 'sse', token: TOKEN, lifetimeMs: 600_000 });
   project = makeToolSkillProject({ name: 'clinical-db', url: fixture.url, headers: { Authorization: 'Bearer ${CLINICAL_DB_TOKEN}' } });
 });
 afterAll(async () => {

@@ -27,7 +27,7 @@ export async function startEverything(options: { lifetimeMs?: number } = {}): Pr
   const entry = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const killTimer = setTimeout(() => child.kill('SIGKILL'), options.lifetimeMs ?? 60_000);
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), options.lifetimeMs ?? 300_000);
   killTimer.unref();
   await new Promise<void>((resolve, reject) => {
     let log = '';

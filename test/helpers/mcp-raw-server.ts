@@ -81,7 +81,7 @@ export async function startRawServer(handler: RawHandler, options: { lifetimeMs?
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const timer = setTimeout(() => void close(), options.lifetimeMs ?? 30_000);
+  const timer = setTimeout(() => void close(), options.lifetimeMs ?? 300_000);
   timer.unref();
   async function close(): Promise<void> {
     clearTimeout(timer);

@@ -168,7 +168,7 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = httpServer.address() as AddressInfo;
-  const stopTimer = setTimeout(() => void close(), options.lifetimeMs ?? 60_000);
+  const stopTimer = setTimeout(() => void close(), options.lifetimeMs ?? 300_000);
   stopTimer.unref();
 
   async function close(): Promise<void> {
