@@ -100,3 +100,14 @@ describe('tool registry', () => {
     expect(JSON.stringify({ servers: registry.servers, tools: registry.tools, r })).not.toContain('env-secret-123');
   });
 });
+
+describe('server names', () => {
+  it('a second server under a taken name is reported, not merged', async () => {
+    const f = await startSdkFixture({ mode: 'json' });
+    servers.push(f);
+    registry = await openToolRegistry({ active: [], servers: [spec('db', f.url), spec('db', 'http://127.0.0.1:9/mcp')], env: {}, clientInfo });
+    expect(registry.servers).toHaveLength(2);
+    expect(registry.servers[1]).toMatchObject({ ok: false, error: { code: 'MCP001', message: expect.stringContaining('already named db') } });
+    expect(registry.find('mcp_db_lookup')).toBeDefined();
+  });
+});
