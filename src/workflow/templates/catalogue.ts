@@ -36,6 +36,16 @@ export const TEMPLATES: readonly TemplateInfo[] = [
     starterInputs: ['data/sample.bam', 'ref/genome.fa'],
   },
   {
+    name: 'region-chunks',
+    description: 'per-sample calling split by region with transform split → map → combine',
+    starterInputs: ['data/{NA12878,NA24385}.bam', 'ref/genome.fa'],
+  },
+  {
+    name: 'conditional-qc',
+    description: 'alignment QC whose steps `when` switches on from [config]: genome or exome coverage, FastQC',
+    starterInputs: ['data/{S01,S02,S03}_R{1,2}.fastq.gz', 'ref/genome.fa'],
+  },
+  {
     name: 'rnaseq-quant',
     description: 'paired-end RNA-seq: fastp, salmon index and quant, merged counts, MultiQC',
     starterInputs: ['data/{ctrl_1,ctrl_2,kd_1,kd_2}_R{1,2}.fastq.gz', 'ref/transcripts.fa'],
@@ -80,6 +90,11 @@ export const TEMPLATES: readonly TemplateInfo[] = [
     name: 'chipseq',
     description: 'ChIP-seq: bowtie2, filtering and dedup, bigWig tracks, MACS3 peaks against input per pair, FRiP',
     starterInputs: ['data/{ctcf_rep1,ctcf_rep2,input_rep1,input_rep2}_R{1,2}.fastq.gz'],
+  },
+  {
+    name: 'atacseq',
+    description: 'ATAC-seq: fastp, bowtie2, mito/duplicate filtering, MACS3 BAMPE peaks, bigWig, consensus peaks',
+    starterInputs: ['data/{day0_rep1,day0_rep2,day3_rep1,day3_rep2}_R{1,2}.fastq.gz'],
   },
 ];
 
