@@ -94,11 +94,12 @@ function mcpToolEntry(exposed: string, server: OpenServer, tool: ServerTool): To
     callable: tool.callable,
     invoke: (args) => invokeMcpTool(server, tool.rawName, args),
     // After notifications/tools/list_changed, re-list so the gate judges today's annotations.
+    // Always judged against the server's current list (which an earlier refresh may have replaced).
     refresh: async () => {
-      if (!server.client.toolsChanged) return entry;
       await refreshTools(server);
       const now = server.tools.find((t) => t.rawName === tool.rawName);
-      return now === undefined ? undefined : mcpToolEntry(exposed, server, now);
+      if (now === undefined) return undefined;
+      return now === tool ? entry : mcpToolEntry(exposed, server, now);
     },
   };
   if (tool.title !== undefined) entry.title = tool.title;

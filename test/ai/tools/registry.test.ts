@@ -87,6 +87,8 @@ describe('tool registry', () => {
     expect(await callThroughGate(registry, 'mcp_repo_sync', {}, ci)).toMatchObject({ decision: 'auto', output: { text: 'synced' } });
     const second = await callThroughGate(registry, 'mcp_repo_sync', {}, ci);
     expect(second).toMatchObject({ decision: 'refused', refusal: { code: 'APR001' } });
+    // And it stays judged by the new annotations on later calls.
+    expect(await callThroughGate(registry, 'mcp_repo_sync', {}, ci)).toMatchObject({ decision: 'refused' });
     expect(raw.received.filter((r) => r.message.method === 'tools/list')).toHaveLength(2);
     expect(raw.received.filter((r) => r.message.method === 'tools/call')).toHaveLength(1);
   });
