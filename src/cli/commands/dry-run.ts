@@ -19,7 +19,8 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   if (plan === undefined) return { outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all };
   return {
     outcome: 'ok',
-    json: planJson(plan, loaded.shown),
+    // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
+    json: ctx.json ? planJson(plan, loaded.shown) : {},
     diagnostics: all,
     human: (style) => planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown }),
     quietHuman: (style) => summaryLine(plan, style),
