@@ -39,10 +39,13 @@ describe('oxo-flow init', () => {
     expect(readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('`data/ctrl_1_R1.fastq.gz`');
   });
 
-  it('accepts an existing empty folder and a nested path', () => {
+  it('accepts an existing empty folder (keeping that folder itself) and a nested path', () => {
     mkdirSync(path.join(work, 'empty'));
-    expect(runCli(['init', 'empty'], { cwd: work }).code).toBe(0);
-    expect(existsSync(path.join(work, 'empty', 'main.oxoflow'))).toBe(true);
+    const before = statSync(path.join(work, 'empty')).ino;
+    expect(runCli(['init', '.'], { cwd: path.join(work, 'empty') }).code).toBe(0);
+    expect(readFileSync(path.join(work, 'empty', 'main.oxoflow'), 'utf8')).toContain('name = "empty"');
+    expect(statSync(path.join(work, 'empty')).ino).toBe(before);
+    expect(readdirSync(work)).toEqual(['empty']);
     expect(runCli(['init', 'projects/deep/one'], { cwd: work }).code).toBe(0);
     expect(readFileSync(path.join(work, 'projects/deep/one/main.oxoflow'), 'utf8')).toContain('name = "one"');
   });

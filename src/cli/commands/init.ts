@@ -1,7 +1,7 @@
 // `oxo-flow init NAME [-t TEMPLATE]`: a new project folder that validates and dry-runs at once.
 // The project is assembled in a temporary sibling folder and renamed into place, so a failure
 // half-way leaves nothing behind.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic } from '../../diagnostics/diagnostic.js';
 import {
@@ -76,8 +76,14 @@ export async function init(opts: InitOptions, ctx: CliContext): Promise<CommandR
       mkdirSync(path.dirname(path.join(staging, relative)), { recursive: true });
       writeFileSync(path.join(staging, relative), content);
     }
-    // Renaming onto an empty directory replaces it; onto a non-empty one it fails, never merges.
-    renameSync(staging, target);
+    if (existsSync(target)) {
+      // An existing empty folder (perhaps the shell's current one) is kept, not replaced: move
+      // the staged entries into it. A file that appeared there meanwhile makes the rename fail.
+      for (const entry of readdirSync(staging)) renameSync(path.join(staging, entry), path.join(target, entry));
+      rmSync(staging, { recursive: true, force: true });
+    } else {
+      renameSync(staging, target);
+    }
   } catch (err) {
     rmSync(staging, { recursive: true, force: true });
     return failure('failed', [
