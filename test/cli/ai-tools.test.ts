@@ -75,3 +75,20 @@ describe('oxo-flow ai tools', () => {
     expect(r.stderr).toContain('MCP001');
   });
 });
+
+describe('oxo-flow ai call with one server down', () => {
+  it('calls the working server and warns once (TOOL006) about the other', async () => {
+    const r = await runCliAsync(['--json', 'ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"KRAS"}', '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout) as { decision: string; diagnostics: { code: string; severity: string; message: string }[] };
+    expect(doc.decision).toBe('auto');
+    expect(doc.diagnostics).toEqual([expect.objectContaining({ code: 'TOOL006', severity: 'warning', message: expect.stringContaining('MCP002') })]);
+  });
+
+  it('calling a tool of the server that is down reports that server\'s failure, exit 1', async () => {
+    const r = await runCliAsync(['ai', 'call', 'mcp_gone_anything', '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error MCP002');
+    expect(r.stderr).not.toContain('TOOL001');
+  });
+});

@@ -59,9 +59,16 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
   return { registry, active: skills.activation.active, diagnostics, nonInteractiveReason: nonInteractiveReason(ctx) };
 }
 
+/**
+ * One line per server that could not be used. As an error (the command needed that server) it
+ * carries the failure's own code; as a warning (another server, in `ai call`) it is TOOL006 and
+ * names the failure's code in the text.
+ */
 export function serverDiagnostic(s: ServerStatus, severity: 'error' | 'warning'): Diagnostic {
   const e = s.error!;
-  return diagnostic(e.code, `MCP server ${s.name} (${s.url}) skipped: ${e.message}`, { severity, ...(e.hint !== undefined ? { hint: e.hint } : {}) });
+  const hint = e.hint !== undefined ? { hint: e.hint } : {};
+  if (severity === 'warning') return diagnostic('TOOL006', `MCP server ${s.name} (${s.url}) skipped: ${e.code} ${e.message}`, hint);
+  return diagnostic(e.code, `MCP server ${s.name} (${s.url}) skipped: ${e.message}`, hint);
 }
 
 function gateOf(tool: ToolEntry): { gate: 'auto' | 'approval'; reason: string } {
