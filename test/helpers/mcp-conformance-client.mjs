@@ -11,10 +11,11 @@ const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 const url = process.argv[process.argv.length - 1].replace('//localhost:', '//127.0.0.1:');
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-const args =
-  scenario === 'tools_call'
-    ? ['ai', 'call', 'mcp_conformance_add_numbers', '--args', '{"a":5,"b":7}', '--mcp', `conformance=${url}`]
-    : ['ai', 'tools', '--mcp', `conformance=${url}`];
+const byScenario = {
+  tools_call: ['ai', 'call', 'mcp_conformance_add_numbers', '--args', '{"a":5,"b":7}'],
+  'sse-retry': ['ai', 'call', 'mcp_conformance_test_reconnection'],
+};
+const args = [...(byScenario[scenario] ?? ['ai', 'tools']), '--mcp', `conformance=${url}`];
 const env = { ...process.env, NO_COLOR: '1' };
 delete env.CI;
 const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...args].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env });

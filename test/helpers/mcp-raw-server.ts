@@ -21,6 +21,8 @@ export interface RawServer {
   /** Every message received (POST bodies), in order, with the headers that came with it. */
   received: { message: RawMessage; headers: http.IncomingHttpHeaders }[];
   deletes: number;
+  /** Headers of every GET (resumption) request. */
+  gets: http.IncomingHttpHeaders[];
   openSockets(): number;
   close(): Promise<void>;
 }
@@ -41,13 +43,21 @@ export function initializeResult(id: string | number | undefined, protocolVersio
   return { jsonrpc: '2.0', id, result: { protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'raw', version: '0' } } } as RawMessage;
 }
 
-export async function startRawServer(handler: RawHandler, options: { lifetimeMs?: number } = {}): Promise<RawServer> {
+export async function startRawServer(
+  handler: RawHandler,
+  options: { lifetimeMs?: number; onGet?: (req: http.IncomingMessage, res: http.ServerResponse) => void } = {},
+): Promise<RawServer> {
   const sockets = new Set<Socket>();
-  const state = { received: [] as RawServer['received'], deletes: 0 };
+  const state = { received: [] as RawServer['received'], deletes: 0, gets: [] as http.IncomingHttpHeaders[] };
   const server = http.createServer(async (req, res) => {
     if (req.method === 'DELETE') {
       state.deletes++;
       res.writeHead(200).end();
+      return;
+    }
+    if (req.method === 'GET' && options.onGet) {
+      state.gets.push(req.headers);
+      options.onGet(req, res);
       return;
     }
     if (req.method !== 'POST') {

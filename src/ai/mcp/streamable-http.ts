@@ -21,6 +21,18 @@ export interface StreamableHttpOptions {
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
+/** Resuming a broken SSE reply: at most this many GETs, waiting the server's retry (capped). */
+const MAX_RESUMES = 2;
+const DEFAULT_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 10_000;
+
+interface SseState {
+  /** Request ids still unanswered. */
+  waiting: Set<string | number>;
+  lastEventId?: string;
+  retryMs?: number;
+}
+
 /** Headers the transport owns; a skill cannot override them. */
 const RESERVED_HEADERS = new Set(['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'host', 'content-length']);
 
@@ -119,7 +131,7 @@ export class StreamableHttpTransport implements Transport {
       this.onmessage?.(m);
     };
     if (contentType === 'text/event-stream') {
-      await this.readSse(res, deliver, options);
+      await this.readSseWithResume(res, deliver, options);
       return;
     }
     if (contentType === 'application/json') {
@@ -157,12 +169,43 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private async readSse(res: Dispatcher.ResponseData, deliver: (m: JsonRpcMessage) => void, options: SendOptions): Promise<void> {
-    const waiting = new Set(options.awaitIds ?? []);
+  /**
+   * Read an SSE reply. If it ends before our response but the server gave its events ids
+   * (2025-11-25 polling, SEP-1699), wait the server's `retry` and resume with GET + Last-Event-ID,
+   * a bounded number of times; otherwise return and let the protocol layer fail the request.
+   */
+  private async readSseWithResume(res: Dispatcher.ResponseData, deliver: (m: JsonRpcMessage) => void, options: SendOptions): Promise<void> {
+    const stream: SseState = { waiting: new Set(options.awaitIds ?? []) };
+    await this.readSse(res, deliver, options, stream);
+    for (let attempt = 1; stream.waiting.size > 0 && stream.lastEventId !== undefined && attempt <= MAX_RESUMES; attempt++) {
+      await delay(Math.min(stream.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), options.signal);
+      const headers = { ...this.headers('text/event-stream'), 'last-event-id': stream.lastEventId };
+      let get: Dispatcher.ResponseData;
+      try {
+        get = await request(this.url, { method: 'GET', headers, signal: options.signal, dispatcher: this.dispatcher });
+      } catch (err) {
+        throw networkFailure(err, this.shownUrl, options.signal);
+      }
+      if (get.statusCode !== 200 || mediaType(get.headers['content-type']) !== 'text/event-stream') {
+        await drain(get);
+        return;
+      }
+      const before = stream.lastEventId;
+      await this.readSse(get, deliver, options, stream);
+      if (stream.lastEventId === before && stream.waiting.size > 0) return;
+    }
+  }
+
+  private async readSse(res: Dispatcher.ResponseData, deliver: (m: JsonRpcMessage) => void, options: SendOptions, stream: SseState): Promise<void> {
+    const waiting = stream.waiting;
     let failure: McpFailure | undefined;
     const parser = createParser({
       maxBufferSize: this.maxBytes,
+      onRetry: (ms) => {
+        stream.retryMs = ms;
+      },
       onEvent: (event) => {
+        if (event.id !== undefined) stream.lastEventId = event.id;
         // Priming events carry an id and no data; named events other than "message" are not MCP.
         if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
         try {
@@ -210,6 +253,24 @@ export class StreamableHttpTransport implements Transport {
     }
     await this.dispatcher.destroy().catch(() => undefined);
   }
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

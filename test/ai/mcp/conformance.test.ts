@@ -1,4 +1,4 @@
-// The official MCP conformance suite's client scenarios `initialize` and `tools_call`, run by the
+// The official MCP conformance suite's client scenarios `initialize`, `tools_call` and `sse-retry`, run by the
 // test against the built CLI (through test/helpers/mcp-conformance-client.mjs, which answers the
 // approval prompt in a real pseudo-terminal).
 import { spawn } from 'node:child_process';
@@ -45,12 +45,13 @@ function runScenario(scenario: string): Promise<{ code: number | null; output: s
 }
 
 describe('MCP conformance suite 0.1.13, client scenarios', () => {
-  it.each(['initialize', 'tools_call'])('%s passes', async (scenario) => {
+  it.each(['initialize', 'tools_call', 'sse-retry'])('%s passes', async (scenario) => {
     const r = await runScenario(scenario);
     const failures = r.checks.filter((c) => c.status === 'FAILURE');
     expect(failures, r.output).toEqual([]);
     expect(r.checks.some((c) => c.status === 'SUCCESS'), r.output).toBe(true);
     if (scenario === 'tools_call') expect(r.checks.find((c) => c.id === 'tool-add-numbers')?.status).toBe('SUCCESS');
+    if (scenario === 'sse-retry') expect(r.checks.find((c) => c.id === 'client-sse-graceful-reconnect')?.status).toBe('SUCCESS');
     if (scenario === 'initialize') expect(r.checks.find((c) => c.id === 'mcp-client-initialization')?.status).toBe('SUCCESS');
     expect(r.code, r.output).toBe(0);
   });

@@ -109,7 +109,7 @@ describe('fault injection', () => {
       ({ message, res }) => {
         if (message.method !== 'tools/list') return false;
         sseHead(res);
-        res.write('id: prime-1\ndata:\n\n');
+        res.write('data:\n\n');
         res.end(': bye\n\n');
         return true;
       },
@@ -121,6 +121,48 @@ describe('fault injection', () => {
     expect(err.code).toBe('MCP008');
     expect(Date.now() - started).toBeLessThan(5_000);
     await expectNoSockets(s, c);
+  });
+
+  it('an SSE reply cut after an event id is resumed with GET + Last-Event-ID after the server\'s retry', async () => {
+    let pendingId: unknown;
+    server = await startRawServer(
+      ({ message, res }) => {
+        if (message.method !== 'tools/list') return false;
+        pendingId = message.id;
+        sseHead(res);
+        res.end('id: ev-1\nretry: 200\ndata:\n\n');
+        return true;
+      },
+      {
+        onGet: (req, res) => {
+          sseHead(res);
+          const payload = { jsonrpc: '2.0', id: pendingId, result: { tools: [{ name: 'resumed', inputSchema: { type: 'object' } }] } };
+          res.end(`id: ev-2\ndata: ${JSON.stringify(payload)}\n\n`);
+          void req;
+        },
+      },
+    );
+    client = new McpClient(new StreamableHttpTransport({ url: server.url }), { clientInfo, handshakeTimeoutMs: 5_000 });
+    await client.connect();
+    const started = Date.now();
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['resumed']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(server.gets).toHaveLength(1);
+    expect(server.gets[0]!['last-event-id']).toBe('ev-1');
+    expect(server.gets[0]!['mcp-session-id']).toBe(SESSION);
+  });
+
+  it('a resumption the server refuses (GET 405) fails with MCP008 after the bounded retry', async () => {
+    const { client: c } = await setup(({ message, res }) => {
+      if (message.method !== 'tools/list') return false;
+      sseHead(res);
+      res.end('id: ev-1\nretry: 100\ndata:\n\n');
+      return true;
+    });
+    await c.connect();
+    const started = Date.now();
+    expect((await failure(c.listTools())).code).toBe('MCP008');
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('a server that never answers → MCP003 after the deadline, with notifications/cancelled', async () => {
