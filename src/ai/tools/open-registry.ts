@@ -5,7 +5,7 @@ import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { parseMcpFlag, type McpServerSpec } from '../mcp/server-spec.js';
 import type { Skill } from '../skills/types.js';
 import { readSkillTools } from './read-skill.js';
-import { buildToolRegistry, type ToolRegistry } from './registry.js';
+import { buildToolRegistry, type ServerStatus, type ToolRegistry } from './registry.js';
 import { validateWorkflowTool } from './validate-workflow.js';
 
 export interface OpenRegistryInput {
@@ -69,4 +69,15 @@ export async function openToolRegistry(input: OpenRegistryInput): Promise<ToolRe
     });
   }
   return registry;
+}
+
+/**
+ * Connect to each active tool skill's server (with its own timeouts), list its tools, and close:
+ * one status per server (ok with tool count and protocol version, or the failure's code and
+ * message). For `ai status --check`.
+ */
+export async function checkMcpServers(input: Omit<OpenRegistryInput, 'servers'>): Promise<ServerStatus[]> {
+  const registry = await buildToolRegistry({ builtins: [], servers: serversFromSkills(input.active), env: input.env, clientInfo: input.clientInfo });
+  await registry.close();
+  return registry.servers;
 }

@@ -113,3 +113,21 @@ describe('server names', () => {
     expect(registry.find('mcp_db_lookup')).toBeDefined();
   });
 });
+
+describe('checkMcpServers', () => {
+  it('reports each active tool skill\'s server, reachable or not, and closes the sessions', async () => {
+    const { checkMcpServers } = await import('../../../src/ai/tools/open-registry.js');
+    const f = await startSdkFixture({ mode: 'json' });
+    servers.push(f);
+    const skill = (name: string, url: string) => ({
+      name, scope: 'project' as const, format: 'toml' as const, type: 'tool' as const, status: 'ok' as const, findings: [], path: `/x/${name}.skill.toml`, dir: '/x', domains: [],
+      mcp: { url, headers: {}, trustAnnotations: true },
+    });
+    const statuses = await checkMcpServers({ active: [skill('db', f.url), skill('gone', 'http://127.0.0.1:9/mcp')], env: {}, clientInfo });
+    expect(statuses.map((s) => [s.name, s.ok, s.toolCount, s.error?.code])).toEqual([
+      ['db', true, 8, undefined],
+      ['gone', false, undefined, 'MCP002'],
+    ]);
+    expect(f.deletes).toBe(1);
+  });
+});
