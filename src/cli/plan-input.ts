@@ -5,13 +5,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { checkWorkflow } from '../workflow/checks/index.js';
-import { readWorkflowFile } from '../workflow/load/index.js';
 import type { Workflow } from '../workflow/model.js';
 import type { PlanFs, PlanSettings } from '../workflow/plan/index.js';
 import type { CliContext } from './context.js';
 import type { Outcome } from './result.js';
-import { resolveWorkflowPath } from './workflow-path.js';
+import { loadAndCheck } from './workflow-input.js';
 
 export const diskFs: PlanFs = {
   stat(p) {
@@ -35,7 +33,7 @@ export interface PlanOptions {
 }
 
 export type Loaded =
-  | { ok: true; workflow: Workflow; shown: string; diagnostics: Diagnostic[] }
+  | { ok: true; workflow: Workflow; shown: string; /** absolute */ path: string; diagnostics: Diagnostic[] }
   | { ok: false; outcome: Outcome; shown?: string; diagnostics: Diagnostic[] };
 
 /** `dry-run threads=8`: commander takes the first KEY=VALUE for the workflow argument; give it back. */
@@ -49,16 +47,12 @@ export function splitWorkflowArg(opts: PlanOptions, cwd: string): { workflow?: s
 }
 
 export async function loadChecked(arg: string | undefined, ctx: CliContext): Promise<Loaded> {
-  const resolved = resolveWorkflowPath(arg, ctx.cwd);
-  if (!resolved.ok) return { ok: false, outcome: 'usage', diagnostics: [resolved.diagnostic] };
-  const rel = path.relative(ctx.cwd, resolved.path);
-  const shown = rel === '' || rel.startsWith('..') ? resolved.path : rel;
-  const loaded = await readWorkflowFile(resolved.path, { displayPath: shown });
-  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000')) return { ok: false, outcome: 'usage', shown, diagnostics: loaded.diagnostics };
-  if (loaded.workflow === undefined) return { ok: false, outcome: 'failed', shown, diagnostics: loaded.diagnostics };
-  const diagnostics = [...loaded.diagnostics, ...checkWorkflow(loaded.workflow)];
-  if (hasErrors(diagnostics)) return { ok: false, outcome: 'failed', shown, diagnostics };
-  return { ok: true, workflow: loaded.workflow, shown, diagnostics };
+  const report = await loadAndCheck(arg, ctx, { graph: false });
+  if (report.kind === 'unreadable') {
+    return { ok: false, outcome: 'usage', ...(report.shown !== undefined ? { shown: report.shown } : {}), diagnostics: report.diagnostics };
+  }
+  if (report.workflow === undefined || hasErrors(report.diagnostics)) return { ok: false, outcome: 'failed', shown: report.shown, diagnostics: report.diagnostics };
+  return { ok: true, workflow: report.workflow, shown: report.shown, path: report.path, diagnostics: report.diagnostics };
 }
 
 export function planSettings(opts: PlanOptions, overrides: string[]): PlanSettings {

@@ -5,12 +5,14 @@ import { cliCodes } from './codes/cli.js';
 import { workflowCodes } from './codes/workflow.js';
 import { skillCodes } from './codes/skills.js';
 import { mcpCodes } from './codes/mcp.js';
+import { aiCodes } from './codes/ai.js';
 
 export const codes = {
   ...cliCodes,
   ...workflowCodes,
   ...skillCodes,
   ...mcpCodes,
+  ...aiCodes,
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof codes;

@@ -1,5 +1,6 @@
 // `oxo-flow dry-run`: load, check, plan (the same planWorkflow that run executes), and show the plan.
 import { planWorkflow, type JobSpec, type Plan } from '../../workflow/plan/index.js';
+import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { planText, summaryLine } from '../plan-text.js';
@@ -16,15 +17,16 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
   const { plan, diagnostics } = planWorkflow(loaded.workflow, planSettings(opts, overrides), diskFs);
   const all = [...loaded.diagnostics, ...diagnostics];
-  if (plan === undefined) return { outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all };
-  return {
+  const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
+  if (plan === undefined) return addAiReview({ outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
+  return addAiReview({
     outcome: 'ok',
     // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
     json: ctx.json ? planJson(plan, loaded.shown) : {},
     diagnostics: all,
     human: (style) => planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown }),
     quietHuman: (style) => summaryLine(plan, style),
-  };
+  }, request, ctx);
 }
 
 /** The --json document's fields (docs/dry-run.md documents them). */

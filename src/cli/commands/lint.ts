@@ -4,7 +4,8 @@ import { countBySeverity } from '../../diagnostics/diagnostic.js';
 import { lintWorkflow } from '../../workflow/lint/index.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
-import { loadAndCheck } from './workflow-report.js';
+import { addAiReview, aiRequest } from '../ai-review.js';
+import { loadAndCheck } from '../workflow-input.js';
 
 export interface LintOptions {
   workflow?: string;
@@ -17,14 +18,14 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 || word === '
 
 export async function lint(opts: LintOptions, ctx: CliContext): Promise<CommandResult> {
   const strict = Boolean(opts.strict);
-  const report = await loadAndCheck(opts.workflow, ctx);
+  const report = await loadAndCheck(opts.workflow, ctx, { graph: true });
   if (report.kind === 'unreadable') {
     return { outcome: 'usage', json: { workflow: report.shown ?? opts.workflow ?? null, strict, passed: false }, diagnostics: report.diagnostics };
   }
   const diagnostics = [...report.diagnostics, ...(report.workflow ? lintWorkflow(report.workflow) : [])];
   const counts = countBySeverity(diagnostics);
   const passed = counts.error === 0 && !(strict && counts.warning > 0);
-  return {
+  const result: CommandResult = {
     outcome: passed ? 'ok' : 'failed',
     json: { workflow: report.shown, strict, passed },
     diagnostics,
@@ -34,4 +35,5 @@ export async function lint(opts: LintOptions, ctx: CliContext): Promise<CommandR
       return `${mark} ${report.shown} — ${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'info')}${why}`;
     },
   };
+  return addAiReview(result, aiRequest('lint', opts, report.path, report.workflow), ctx);
 }

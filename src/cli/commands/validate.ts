@@ -1,7 +1,8 @@
 // `oxo-flow validate`: errors only (warnings belong to lint). Exit 0 valid, 1 errors, 2 unreadable/TOML.
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
-import { loadAndCheck } from './workflow-report.js';
+import { addAiReview, aiRequest } from '../ai-review.js';
+import { loadAndCheck } from '../workflow-input.js';
 
 export interface ValidateOptions {
   workflow?: string;
@@ -10,7 +11,7 @@ export interface ValidateOptions {
 }
 
 export async function validate(opts: ValidateOptions, ctx: CliContext): Promise<CommandResult> {
-  const report = await loadAndCheck(opts.workflow, ctx);
+  const report = await loadAndCheck(opts.workflow, ctx, { graph: true });
   const file = report.shown ?? opts.workflow ?? null;
   if (report.kind === 'unreadable') {
     return {
@@ -23,7 +24,7 @@ export async function validate(opts: ValidateOptions, ctx: CliContext): Promise<
   const errors = report.diagnostics.filter((d) => d.severity === 'error');
   const rules = report.workflow?.rules.length ?? 0;
   const valid = errors.length === 0;
-  return {
+  const result: CommandResult = {
     outcome: valid ? 'ok' : 'failed',
     json: { workflow: report.shown, valid, rules },
     diagnostics: errors,
@@ -32,4 +33,5 @@ export async function validate(opts: ValidateOptions, ctx: CliContext): Promise<
         ? `${s.green('✓')} ${report.shown} — ${rules} rule${rules === 1 ? '' : 's'}`
         : `${s.red('✗')} ${report.shown} — ${errors.length} error${errors.length === 1 ? '' : 's'}`,
   };
+  return addAiReview(result, aiRequest('validate', opts, report.path, report.workflow), ctx);
 }

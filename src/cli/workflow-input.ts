@@ -1,0 +1,34 @@
+// Shared by validate, lint, dry-run and graph: resolve the file, load it, run the checks. Exit 2 for an
+// input that cannot be read or parsed as TOML; everything after that is the workflow's own findings.
+import path from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkWorkflow } from '../workflow/checks/index.js';
+import { graphDiagnostics } from '../workflow/dag/graph-check.js';
+import { readWorkflowFile } from '../workflow/load/index.js';
+import type { Workflow } from '../workflow/model.js';
+import type { CliContext } from './context.js';
+import { resolveWorkflowPath } from './workflow-path.js';
+
+export type WorkflowReport =
+  | { kind: 'unreadable'; diagnostics: Diagnostic[]; shown?: string }
+  | { kind: 'loaded'; shown: string; /** absolute */ path: string; workflow?: Workflow; diagnostics: Diagnostic[] };
+
+/**
+ * Load and check: schema/normalisation errors, then cross-field checks, then (with `graph`) DAG errors.
+ * dry-run and graph leave the DAG to the planner, which reports the same E006 on the expanded jobs.
+ */
+export async function loadAndCheck(arg: string | undefined, ctx: CliContext, options: { graph: boolean }): Promise<WorkflowReport> {
+  const resolved = resolveWorkflowPath(arg, ctx.cwd);
+  if (!resolved.ok) return { kind: 'unreadable', diagnostics: [resolved.diagnostic] };
+  const relative = path.relative(ctx.cwd, resolved.path);
+  const shown = relative === '' || relative.startsWith('..') ? resolved.path : relative;
+  const loaded = await readWorkflowFile(resolved.path, { displayPath: shown });
+  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000')) {
+    return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
+  }
+  if (!loaded.workflow) return { kind: 'loaded', shown, path: resolved.path, diagnostics: loaded.diagnostics };
+  const diagnostics = [...loaded.diagnostics, ...checkWorkflow(loaded.workflow)];
+  // The DAG needs well-formed rules; on a broken file its findings would only repeat the errors above.
+  if (options.graph && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...graphDiagnostics(loaded.workflow));
+  return { kind: 'loaded', shown, path: resolved.path, workflow: loaded.workflow, diagnostics };
+}
