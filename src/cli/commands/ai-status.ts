@@ -1,10 +1,11 @@
 // `oxo-flow ai` / `ai status`: skills (scope, format, type, status, active), where activation came
 // from, the provider (or DISABLED and how to enable it) and the MCP servers of active tool skills.
-// No network: nothing here opens a connection.
+// No network unless --check, which connects to each MCP server of an active tool skill.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { resolveProvider, type ResolvedProvider } from '../../ai/providers/resolve.js';
 import { loadSkillContext, skillAlias, type SkillContext } from '../../ai/skills/index.js';
+import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
@@ -46,11 +47,31 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
     ...(sc.workflowAi ? { workflow: pick(sc.workflowAi, ['provider', 'model']) } : {}),
   });
   diagnostics.push(...provider.diagnostics);
-  if (opts.check) diagnostics.push(diagnostic('SK046', '--check: connectivity checks of the provider and MCP servers are not part of this build; nothing was contacted'));
+  const checks = opts.check ? await checkServers(sc, ctx, diagnostics) : undefined;
+  if (opts.check && provider.kind !== 'disabled') {
+    diagnostics.push(diagnostic('SK046', `--check: provider "${provider.kind}" was not contacted: this build has no provider client yet`));
+  }
 
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
-  return { outcome, json: statusJson(sc, provider, Boolean(opts.all)), diagnostics, human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd) };
+  return {
+    outcome,
+    json: statusJson(sc, provider, Boolean(opts.all), checks),
+    diagnostics,
+    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks),
+  };
+}
+
+type ServerChecks = Map<string, ServerStatus>;
+
+/** `--check`: connect to each active tool skill's server (its own timeouts) and list its tools. */
+async function checkServers(sc: SkillContext, ctx: CliContext, diagnostics: Diagnostic[]): Promise<ServerChecks> {
+  const { checkMcpServers } = await import('../../ai/tools/open-registry.js');
+  const statuses = await checkMcpServers({ active: sc.activation.active, env: ctx.env, clientInfo: { name: 'oxo-flow', version: ctx.version } });
+  for (const st of statuses) {
+    if (st.error) diagnostics.push(diagnostic(st.error.code, `MCP server ${st.name} (${st.url}): ${st.error.message}`, st.error.hint ? { hint: st.error.hint } : {}));
+  }
+  return new Map(statuses.map((st) => [st.name, st]));
 }
 
 function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Partial<Pick<T, K>> {
@@ -59,10 +80,11 @@ function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Partial<P
   return out;
 }
 
-function activeToolServers(sc: SkillContext) {
+function activeToolServers(sc: SkillContext, checks?: ServerChecks) {
   return sc.activation.active
     .filter((s) => s.type === 'tool' && s.mcp)
     .map((s) => ({
+      ...checkJson(checks?.get(s.name)),
       skill: s.name,
       alias: skillAlias(s),
       url: s.mcp!.url,
@@ -70,8 +92,19 @@ function activeToolServers(sc: SkillContext) {
       connect_timeout_ms: s.mcp!.connectTimeoutMs ?? 30_000,
       call_timeout_ms: s.mcp!.callTimeoutMs ?? 60_000,
       trust_annotations: s.mcp!.trustAnnotations,
-      checked: false,
     }));
+}
+
+function checkJson(st: ServerStatus | undefined): Record<string, unknown> {
+  if (!st) return { checked: false };
+  return {
+    checked: true,
+    ok: st.ok,
+    protocol_version: st.protocolVersion ?? null,
+    server_name: st.serverName ?? null,
+    tool_count: st.toolCount ?? null,
+    error: st.error ?? null,
+  };
 }
 
 export function providerJson(p: ResolvedProvider): Record<string, unknown> {
@@ -93,11 +126,11 @@ export function providerJson(p: ResolvedProvider): Record<string, unknown> {
   };
 }
 
-function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean): Record<string, unknown> {
+function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, checks?: ServerChecks): Record<string, unknown> {
   const active = new Set(sc.activation.active);
   const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
   return {
-    network: false,
+    network: checks !== undefined && checks.size > 0,
     project: {
       dir: sc.projectDir,
       ai_toml: { path: sc.projectConfig.file, exists: sc.projectConfig.exists },
@@ -113,11 +146,11 @@ function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean):
       warnings: sc.activation.warnings.length,
     },
     provider: providerJson(provider),
-    mcp_servers: activeToolServers(sc),
+    mcp_servers: activeToolServers(sc, checks),
   };
 }
 
-function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string): string {
+function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string, checks?: ServerChecks): string {
   const rel = (p: string) => (path.relative(cwd, p) || '.').replace(/^(?!\.\.|\/)/, '');
   const active = new Set(sc.activation.active);
   const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
@@ -152,8 +185,12 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
     if (provider.fallback) out.push(`  Fallback: ${provider.fallback.provider}${provider.fallback.model ? ` / ${provider.fallback.model}` : ''}`);
   }
   const servers = activeToolServers(sc);
-  out.push('', style.bold('MCP servers') + style.dim(' (of active tool skills; not contacted)'));
+  out.push('', style.bold('MCP servers') + style.dim(checks ? ' (of active tool skills; checked)' : ' (of active tool skills; not contacted, use --check)'));
   if (servers.length === 0) out.push('  none');
-  for (const s of servers) out.push(`  ${s.alias.padEnd(24)} ${s.url}${s.header_names.length > 0 ? style.dim(` headers: ${s.header_names.join(', ')}`) : ''}`);
+  for (const s of servers) {
+    const st = checks?.get(s.skill);
+    const state = !st ? '' : st.ok ? style.green(` ok: ${st.toolCount ?? 0} tools`) : style.red(` unreachable or failing (${st.error?.code ?? 'error'})`);
+    out.push(`  ${s.alias.padEnd(24)} ${s.url}${s.header_names.length > 0 ? style.dim(` headers: ${s.header_names.join(', ')}`) : ''}${state}`);
+  }
   return out.join('\n');
 }
