@@ -10,5 +10,5 @@ if (typeof module.enableCompileCache === 'function') {
   }
 }
 
-const { main } = await import('../dist/cli/main.js');
+const { main } = await import('../dist/bundle/main.js');
 await main(process.argv);

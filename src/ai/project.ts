@@ -4,11 +4,10 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { AiTable } from '../workflow/model.js';
+import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
 import { closest, isPlainRecord, isStringArray, lineOfKey, typeName } from './skills/field-checks.js';
 import { decodeSkillText, readFileSafely } from './skills/safe-read.js';
 
-export const AI_COMMANDS = ['template', 'validate', 'lint', 'dry-run', 'run'] as const;
 const AI_KEYS = ['enabled', 'skills', 'skill_paths', 'provider', 'model', 'base_url', 'max_rounds', ...AI_COMMANDS] as const;
 const SECRET_KEYS = /^(api[_-]?key|key|token|secret|password|authorization)$/i;
 const AI_TOML_CAP = 1024 * 1024;

@@ -1,22 +1,14 @@
 // The command line: every command and flag, each action a lazy import of its own module.
 // Nothing here computes; one place (emitResult) prints and picks the exit code.
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { diagnostic } from '../diagnostics/diagnostic.js';
+import { packageVersion } from '../package-root.js';
 import { decideColor, type CliContext } from './context.js';
 import { emitResult } from './output.js';
 import type { CommandResult } from './result.js';
+import { makeStyle } from './style.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 interface GlobalFlags {
   json?: boolean;
@@ -227,7 +219,7 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
 
 /** Entry point used by bin/oxo-flow.js. */
 export async function main(argv: string[]): Promise<void> {
-  const version = readVersion();
+  const version = packageVersion();
   const wantsJson = argv.includes('--json');
   let exitCode = 0;
   let ran = false;
@@ -237,7 +229,8 @@ export async function main(argv: string[]): Promise<void> {
     ran = true;
     const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
     try {
-      exitCode = emitResult(name, await run(ctx), ctx, streams);
+      const result = await run(ctx);
+      exitCode = emitResult(name, result, ctx, streams, await makeStyle(ctx.color && !ctx.json));
     } catch (err) {
       exitCode = reportInternalError(name, err, ctx);
     }
@@ -286,7 +279,7 @@ export async function main(argv: string[]): Promise<void> {
         ],
         human: () => rest.filter((line) => !line.startsWith('(Did you mean')).join('\n'),
       };
-      process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams);
+      process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams, await makeStyle(ctx.color && !ctx.json));
       return;
     }
     throw err;

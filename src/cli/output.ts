@@ -3,7 +3,7 @@ import { countBySeverity, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { CliContext } from './context.js';
 import { renderDiagnostics } from './render-diagnostics.js';
 import { exitCodeFor, type CommandResult } from './result.js';
-import { makeStyle } from './style.js';
+import type { Style } from './style.js';
 
 export const JSON_SCHEMA_VERSION = 1;
 
@@ -13,7 +13,7 @@ export interface Streams {
 }
 
 /** Write the result (JSON on stdout, or human text on stderr) and return the exit code. */
-export function emitResult(command: string, result: CommandResult, ctx: CliContext, streams: Streams): number {
+export function emitResult(command: string, result: CommandResult, ctx: CliContext, streams: Streams, style: Style): number {
   const exitCode = exitCodeFor(result.outcome);
   const diagnostics = sortDiagnostics(result.diagnostics ?? []);
   if (ctx.json) {
@@ -29,7 +29,6 @@ export function emitResult(command: string, result: CommandResult, ctx: CliConte
     streams.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     return exitCode;
   }
-  const style = makeStyle(ctx.color);
   const shown = ctx.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   if (shown.length > 0) streams.stderr.write(`${renderDiagnostics(shown, style, ctx.cwd)}\n`);
   const human = ctx.quiet && result.outcome === 'ok' ? result.quietHuman : result.human;

@@ -1,7 +1,29 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+// The few text styles human output uses. Plain output (no TTY, NO_COLOR, --no-color, --json) never
+// loads chalk; colour loads it on demand.
 
-export type Style = ChalkInstance;
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
 
-export function makeStyle(color: boolean): Style {
-  return new Chalk({ level: color ? 1 : 0 });
+const same = (text: string) => text;
+
+export const plainStyle: Style = { bold: same, dim: same, red: same, green: same, yellow: same, cyan: same };
+
+export async function makeStyle(color: boolean): Promise<Style> {
+  if (!color) return plainStyle;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return {
+    bold: (t) => c.bold(t),
+    dim: (t) => c.dim(t),
+    red: (t) => c.red(t),
+    green: (t) => c.green(t),
+    yellow: (t) => c.yellow(t),
+    cyan: (t) => c.cyan(t),
+  };
 }

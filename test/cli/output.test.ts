@@ -7,7 +7,7 @@ import { decideColor, type CliContext } from '../../src/cli/context.js';
 import { emitResult } from '../../src/cli/output.js';
 import { renderDiagnostics } from '../../src/cli/render-diagnostics.js';
 import { exitCodeFor } from '../../src/cli/result.js';
-import { makeStyle } from '../../src/cli/style.js';
+import { plainStyle } from '../../src/cli/style.js';
 import { resolveWorkflowPath } from '../../src/cli/workflow-path.js';
 import { diagnostic } from '../../src/diagnostics/diagnostic.js';
 
@@ -74,6 +74,7 @@ describe('emitResult', () => {
       { outcome: 'failed', json: { valid: false }, diagnostics: [diagnostic('E001', 'workflow name is empty', { file: 'a.oxoflow', line: 2, column: 8 })] },
       ctx({ json: true }),
       { stdout: out, stderr: err },
+      plainStyle,
     );
     expect(code).toBe(1);
     expect(err.text).toBe('');
@@ -86,7 +87,7 @@ describe('emitResult', () => {
   it('writes human text to stderr and the product to stdout', () => {
     const out = sink();
     const err = sink();
-    const code = emitResult('graph', { outcome: 'ok', json: {}, human: () => 'drawn', stdout: 'digraph {}\n' }, ctx(), { stdout: out, stderr: err });
+    const code = emitResult('graph', { outcome: 'ok', json: {}, human: () => 'drawn', stdout: 'digraph {}\n' }, ctx(), { stdout: out, stderr: err }, plainStyle);
     expect(code).toBe(0);
     expect(out.text).toBe('digraph {}\n');
     expect(err.text).toBe('drawn\n');
@@ -99,6 +100,7 @@ describe('emitResult', () => {
       { outcome: 'ok', json: {}, diagnostics: [diagnostic('E001', 'an error'), diagnostic('E001', 'a warning', { severity: 'warning' })] },
       ctx({ quiet: true }),
       { stdout: sink(), stderr: err },
+      plainStyle,
     );
     expect(err.text).toContain('an error');
     expect(err.text).not.toContain('a warning');
@@ -111,7 +113,7 @@ describe('renderDiagnostics', () => {
     writeFileSync(path.join(dir, 'w.oxoflow'), '[workflow]\nnmae = "x"\n');
     const text = renderDiagnostics(
       [diagnostic('E020', 'unknown key "nmae" in [workflow]', { file: 'w.oxoflow', line: 2, column: 1, hint: 'did you mean "name"?' })],
-      makeStyle(false),
+      plainStyle,
       dir,
     );
     expect(text).toBe(

@@ -1,9 +1,11 @@
-// docs/codes.md and schema/oxoflow.schema.json are generated; these tests fail when either is stale.
+// docs/codes.md, schema/oxoflow.schema.json and the loader's compiled shape are generated; these tests
+// fail when any of them is stale.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codes } from '../../src/diagnostics/registry.js';
-import { workflowJsonSchema } from '../../src/workflow/schema.js';
+import { workflowJsonSchema, workflowShape } from '../../src/workflow/schema-runtime.js';
+import { WORKFLOW_SHAPE } from '../../src/workflow/schema-shape.generated.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { renderCodesDoc } from '../../scripts/gen-codes-doc.mjs';
 
@@ -23,6 +25,10 @@ describe('generated files', () => {
   it(`schema/oxoflow.schema.json matches the zod schema (${regenerate})`, () => {
     const committed = JSON.parse(readFileSync(path.join(root, 'schema/oxoflow.schema.json'), 'utf8')) as unknown;
     expect(committed).toEqual(workflowJsonSchema());
+  });
+
+  it(`src/workflow/schema-shape.generated.ts matches the zod schema (${regenerate}, then build again)`, () => {
+    expect(WORKFLOW_SHAPE).toEqual(workflowShape());
   });
 
   it('every workflow code is explained in docs/format.md', () => {

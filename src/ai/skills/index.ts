@@ -4,7 +4,7 @@ export type { Discovery, McpSettings, ParsedSkill, Skill, SkillFormat, SkillScop
 export { discoverSkills, discoverInRoots, skillRoots, MAX_SKILLS, MAX_TOTAL_BYTES, MAX_DIR_ENTRIES, SCOPES, type DiscoveryContext } from './discover.js';
 export { activateSkills, lookupSkill, requestedNames, type Activation, type ActivationRequest, type ActivationSource, type Lookup, type SkillLists } from './activate.js';
 export { assembleSkillPrompt, skillPromptBlock, SKILLS_HEADING } from './assemble-prompt.js';
-export { loadSkillContext, oxoFlowHome, BUILTIN_SKILLS_DIR, type SkillContext, type SkillContextInput } from './load-context.js';
+export { loadSkillContext, oxoFlowHome, builtinSkillsDir, type SkillContext, type SkillContextInput } from './load-context.js';
 export { normalisePromptText, singleLine } from './prompt-text.js';
 export { readFileSafely, isInside, SKILL_FILE_CAP } from './safe-read.js';
 export { nameProblem, NAME_PATTERN } from './field-checks.js';

@@ -2,7 +2,7 @@
 // discover skills and activate the listed ones.
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../package-root.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AiTable } from '../../workflow/model.js';
 import { readProjectAiConfig, resolveProjectDir, type ProjectAiConfig } from '../project.js';
@@ -10,8 +10,10 @@ import { activateSkills, type Activation } from './activate.js';
 import { discoverSkills } from './discover.js';
 import type { Discovery } from './types.js';
 
-/** skills-builtin/ at the package root (same depth from src/ai/skills and dist/ai/skills). */
-export const BUILTIN_SKILLS_DIR = fileURLToPath(new URL('../../../skills-builtin', import.meta.url));
+/** skills-builtin/ at the package root. */
+export function builtinSkillsDir(): string {
+  return path.join(packageRoot(), 'skills-builtin');
+}
 
 export interface SkillContextInput {
   cwd: string;
@@ -54,7 +56,7 @@ export async function loadSkillContext(input: SkillContextInput): Promise<SkillC
   const workflowPath = input.workflowPath !== undefined ? path.resolve(input.cwd, input.workflowPath) : undefined;
   const projectDir = resolveProjectDir({ cwd: input.cwd, ...(input.project !== undefined ? { project: input.project } : {}), ...(workflowPath ? { workflowPath } : {}) });
   const homeDir = oxoFlowHome(input.env);
-  const builtinDir = input.builtinDir ?? BUILTIN_SKILLS_DIR;
+  const builtinDir = input.builtinDir ?? builtinSkillsDir();
   const projectConfig = readProjectAiConfig(projectDir);
   const diagnostics: Diagnostic[] = [...projectConfig.diagnostics];
 

@@ -1,5 +1,5 @@
 // `oxo-flow schema`: the JSON Schema of .oxoflow files, generated from the zod schema the loader uses.
-import { workflowJsonSchema } from '../../workflow/schema.js';
+import { workflowJsonSchema } from '../../workflow/schema-runtime.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 

@@ -6,9 +6,12 @@ import { parse, TomlError } from 'smol-toml';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Workflow } from '../model.js';
 import { indexKeyPositions, LineIndex } from '../positions/index.js';
-import { workflowFileSchema, type WorkflowFile } from '../schema.js';
+import type { WorkflowFile } from '../schema.js';
+import { workflowSchemas } from '../schema-runtime.js';
+import { WORKFLOW_SHAPE } from '../schema-shape.generated.js';
 import { normaliseWorkflow } from './normalise.js';
 import { issuesToDiagnostics } from './schema-issues.js';
+import { conformsToShape } from './shape-check.js';
 
 export { parseMemory } from './memory.js';
 export { nearestName } from './nearest-name.js';
@@ -38,19 +41,29 @@ function parseToml(text: string, file: string): { data?: unknown; diagnostic?: D
   }
 }
 
+type ShapeCheck =
+  | { ok: true; data: WorkflowFile }
+  | { ok: false; issues: Parameters<typeof issuesToDiagnostics>[0]; schema: Parameters<typeof issuesToDiagnostics>[1]['schema'] };
+
+/** The compiled shape answers for well-formed files; zod (loaded only then) explains the others. */
+function checkShape(data: unknown): ShapeCheck {
+  if (conformsToShape(WORKFLOW_SHAPE, data)) return { ok: true, data: data as WorkflowFile };
+  const schema = workflowSchemas().workflowFileSchema;
+  const checked = schema.safeParse(data, { reportInput: true });
+  return checked.success ? { ok: true, data: checked.data } : { ok: false, issues: checked.error.issues, schema };
+}
+
 /** Load workflow text. Pure: `file` is used for diagnostics and, with `dir`, to resolve relative paths. */
 export function loadWorkflow(text: string, file: string, options: { dir?: string } = {}): LoadResult {
   const parsed = parseToml(text, file);
   if (parsed.diagnostic) return { diagnostics: [parsed.diagnostic] };
   const lines = new LineIndex(text);
   const positions = indexKeyPositions(text, lines);
-  const checked = workflowFileSchema.safeParse(parsed.data, { reportInput: true });
-  if (!checked.success) {
-    return {
-      diagnostics: issuesToDiagnostics(checked.error.issues, { file, data: parsed.data, schema: workflowFileSchema, positions }),
-    };
+  const checked = checkShape(parsed.data);
+  if (!checked.ok) {
+    return { diagnostics: issuesToDiagnostics(checked.issues, { file, data: parsed.data, schema: checked.schema, positions }) };
   }
-  const { workflow, diagnostics } = normaliseWorkflow(checked.data as WorkflowFile, {
+  const { workflow, diagnostics } = normaliseWorkflow(checked.data, {
     file,
     text,
     positions,

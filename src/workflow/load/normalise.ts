@@ -3,21 +3,22 @@
 // backend picked (E023 when there are several), config declarations checked against their own type.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type {
-  AiTable,
-  ConfigDeclaration,
-  ConfigEntry,
-  ConfigValue,
-  Environment,
-  EnvironmentKind,
-  KeyPath,
-  Pair,
-  PathSet,
-  Rule,
-  Workflow,
+import {
+  AI_COMMANDS,
+  type AiTable,
+  type ConfigDeclaration,
+  type ConfigEntry,
+  type ConfigValue,
+  type Environment,
+  type EnvironmentKind,
+  type KeyPath,
+  type Pair,
+  type PathSet,
+  type Rule,
+  type Workflow,
 } from '../model.js';
 import type { KeyPositions } from '../positions/index.js';
-import { AI_COMMANDS, type ConfigDeclarationFile, type EnvironmentFile, type RuleFile, type WorkflowFile } from '../schema.js';
+import type { ConfigDeclarationFile, EnvironmentFile, RuleFile, WorkflowFile } from '../schema.js';
 import { parseMemory } from './memory.js';
 import { describeValue } from './schema-issues.js';
 
@@ -155,7 +156,7 @@ function rule(ctx: Ctx, raw: RuleFile, index: number): Rule {
     retries: raw.retries ?? 0,
     priority: raw.priority ?? 0,
     tags: [...(raw.tags ?? [])],
-    expandInputs: (raw.expand_inputs ?? []).map((e) => ({ pattern: e.pattern, variables: { ...e.variables } })),
+    expandInputs: (raw.expand_inputs ?? []).map((e) => ({ pattern: e.pattern, variables: { ...(e.variables ?? {}) } })),
   };
   if (resources.threads !== undefined) out.resources.threads = resources.threads;
   if (resourcesMemory !== undefined) out.resources.memoryMb = resourcesMemory;
@@ -204,7 +205,7 @@ function ai(raw: NonNullable<WorkflowFile['ai']>): AiTable {
   const table = raw as Record<string, unknown>;
   for (const command of AI_COMMANDS) {
     const entry = table[command] as { skills: string[] } | undefined;
-    if (entry) out.commands[command] = { skills: [...entry.skills] };
+    if (entry) out.commands[command] = { skills: [...(entry.skills ?? [])] };
   }
   return out;
 }
@@ -241,7 +242,7 @@ export function normaliseWorkflow(
     meta,
     config,
     defaults,
-    sampleGroups: (data.sample_groups ?? []).map((g) => ({ name: g.name, samples: [...g.samples], metadata: { ...(g.metadata ?? {}) } })),
+    sampleGroups: (data.sample_groups ?? []).map((g) => ({ name: g.name, samples: [...(g.samples ?? [])], metadata: { ...(g.metadata ?? {}) } })),
     pairs: (data.pairs ?? []).map((p, i) => pair(ctx, p, i)),
     rules: (data.rules ?? []).map((r, i) => rule(ctx, r, i)),
     positions: source.positions,

@@ -2,6 +2,10 @@
 // make a freshly initialised project dry-run with real jobs. Pure data and lookups; reading the
 // files is left to the caller (see templateFileUrl).
 
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../../package-root.js';
+
 export interface TemplateInfo {
   /** The name users type: `oxo-flow template rnaseq-quant`. Also the file stem in templates/. */
   name: string;
@@ -107,13 +111,9 @@ export function findTemplate(name: string): TemplateInfo | undefined {
   return TEMPLATES.find((t) => t.name === wanted);
 }
 
-/**
- * The templates/ folder of the package. This module sits at src/workflow/templates/ (or
- * dist/workflow/templates/ once built), three levels below the package root, so the same relative
- * URL works from a clone, from dist, and from a global npm install.
- */
+/** The templates/ folder of the package (from a clone, from dist, from the bundle, or a global install). */
 export function templatesDirUrl(): URL {
-  return new URL('../../../templates/', import.meta.url);
+  return pathToFileURL(path.join(packageRoot(), 'templates') + path.sep);
 }
 
 export function templateFileUrl(name: string): URL {

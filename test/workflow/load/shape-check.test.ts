@@ -1,0 +1,135 @@
+// The loader's fast path (the compiled shape) must agree with zod: it may never accept a file that
+// zod refuses, and on TOML-like data it accepts exactly what zod accepts (so valid files never pay for
+// loading zod).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { conformsToShape, type Shape } from '../../../src/workflow/load/shape-check.js';
+import { workflowSchemas } from '../../../src/workflow/schema-runtime.js';
+import { WORKFLOW_SHAPE } from '../../../src/workflow/schema-shape.generated.js';
+
+describe('conformsToShape', () => {
+  const shape: Shape = {
+    type: 'object',
+    properties: { name: { type: 'string' }, n: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+    required: ['name'],
+    additionalProperties: false,
+  };
+  it.each([
+    [{ name: 'a' }, true],
+    [{ name: 'a', n: 2, tags: ['x'] }, true],
+    [{}, false],
+    [{ name: 1 }, false],
+    [{ name: 'a', n: 0 }, false],
+    [{ name: 'a', n: 1.5 }, false],
+    [{ name: 'a', tags: [1] }, false],
+    [{ name: 'a', extra: true }, false],
+    [new Date(0), false],
+    [['name'], false],
+  ])('%j → %s', (value, expected) => {
+    expect(conformsToShape(shape, value)).toBe(expected);
+  });
+
+  it('handles anyOf, records and enums', () => {
+    const s: Shape = { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { anyOf: [{ type: 'string' }, { enum: ['a', 1] }] } };
+    expect(conformsToShape(s, { x: 'y', z: 1 })).toBe(true);
+    expect(conformsToShape(s, { x: 2 })).toBe(false);
+  });
+});
+
+const VALID = {
+  workflow: { name: 'w', version: '1.0', description: 'd', author: 'a', sample_pattern: 'raw/{sample}.fq' },
+  config: { ref: 'genome.fa', n: 3, list: ['a', 'b'], mode: { default: 'fast', choices: ['fast', 'slow'], help: 'speed' } },
+  defaults: { threads: 2, memory: '4G', environment: { conda: 'envs/base.yaml' } },
+  sample_groups: [{ name: 'g', samples: ['s1', 's2'], metadata: { batch: 1 } }],
+  pairs: [{ pair_id: 'p1', tumor: 't', normal: 'n' }],
+  ai: { enabled: false, skills: ['qc'], validate: { skills: ['x'] } },
+  rules: [
+    {
+      name: 'align',
+      input: { r1: 'raw/{sample}.fq' },
+      output: ['aligned/{sample}.bam'],
+      shell: 'bwa mem {input.r1} > {output}',
+      resources: { threads: 8, memory: 16000, gpu: 0 },
+      environment: { docker: 'bwa:1' },
+      params: { k: 19 },
+      depends_on: [],
+      scatter: { variable: 'chr', values: ['1', '2'] },
+      expand_inputs: [{ pattern: 'x/{sample}', variables: { sample: 'config.list' } }],
+      transform: { split: { by: 'c', values: ['a'] }, map: 'echo', combine: { shell: 'cat' }, cleanup: true },
+    },
+  ],
+};
+
+type Json = unknown;
+const leaf = fc.oneof(
+  fc.string({ maxLength: 5 }),
+  fc.integer({ min: -3, max: 5 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.boolean(),
+  fc.constant([] as Json[]),
+  fc.constant({} as Record<string, Json>),
+  fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
+  fc.constant(new Date(0)),
+);
+
+function paths(value: Json, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(prefix);
+  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
+  else if (value !== null && typeof value === 'object' && !(value instanceof Date)) for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
+  return out;
+}
+
+function mutate(base: Json, at: (string | number)[], op: 'set' | 'delete' | 'add', value: Json, key: string): Json {
+  const copy = structuredClone(base) as Record<string | number, Json>;
+  if (at.length === 0) return op === 'set' ? value : copy;
+  let parent: Record<string | number, Json> = copy;
+  for (const seg of at.slice(0, -1)) {
+    const next = parent?.[seg];
+    if (next === null || typeof next !== 'object') return copy; // an earlier mutation removed this path
+    parent = next as Record<string | number, Json>;
+  }
+  if (parent === null || typeof parent !== 'object') return copy;
+  const last = at[at.length - 1]!;
+  if (op === 'set') parent[last] = value;
+  else if (op === 'delete') {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  } else {
+    const target = parent[last];
+    if (target !== null && typeof target === 'object' && !Array.isArray(target) && !(target instanceof Date)) (target as Record<string, Json>)[key] = value;
+  }
+  return copy;
+}
+
+const hasDate = (v: Json): boolean =>
+  v instanceof Date || (Array.isArray(v) ? v.some(hasDate) : v !== null && typeof v === 'object' ? Object.values(v).some(hasDate) : false);
+
+describe('compiled shape versus zod', () => {
+  const zodAccepts = (v: Json) => workflowSchemas().workflowFileSchema.safeParse(v).success;
+
+  it('accepts a valid workflow using every table', () => {
+    expect(zodAccepts(VALID)).toBe(true);
+    expect(conformsToShape(WORKFLOW_SHAPE, VALID)).toBe(true);
+  });
+
+  it('agrees with zod on random mutations of a valid workflow', () => {
+    const all = paths(VALID);
+    const mutation = fc.record({
+      at: fc.constantFrom(...all),
+      op: fc.constantFrom('set' as const, 'delete' as const, 'add' as const),
+      value: leaf,
+      key: fc.constantFrom('name', 'nme', 'threads', 'skills', 'x', 'default', 'shell'),
+    });
+    fc.assert(
+      fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (ms) => {
+        let v: Json = VALID;
+        for (const m of ms) v = mutate(v, m.at, m.op, m.value, m.key);
+        const fast = conformsToShape(WORKFLOW_SHAPE, v);
+        const zod = zodAccepts(v);
+        if (fast) expect(zod).toBe(true); // never accept what zod refuses
+        if (!hasDate(v)) expect(fast).toBe(zod); // on TOML data without datetimes, exactly zod's verdict
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
