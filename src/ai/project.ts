@@ -5,7 +5,8 @@ import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
-import { closest, isPlainRecord, isStringArray, lineOfKey, typeName } from './skills/field-checks.js';
+import { isPlainRecord, isStringArray, lineOfKey, typeName } from './skills/field-checks.js';
+import { nearestName } from '../diagnostics/nearest-name.js';
 import { decodeSkillText, readFileSafely } from './skills/safe-read.js';
 
 const AI_KEYS = ['enabled', 'skills', 'skill_paths', 'provider', 'model', 'base_url', 'max_rounds', ...AI_COMMANDS] as const;
@@ -124,7 +125,7 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
       default:
         if ((AI_COMMANDS as readonly string[]).includes(key)) readCommandTable(key, value, out, at);
         else {
-          const near = closest(key, AI_KEYS);
+          const near = nearestName(key, AI_KEYS);
           d.push(diagnostic('SK042', `unknown key \`${key}\` in [ai]${near ? `; did you mean \`${near}\`?` : ''}`, { ...at(key), hint: `known keys: ${AI_KEYS.join(', ')}` }));
         }
     }

@@ -1,7 +1,7 @@
 // Explicit activation: only names listed in an [ai] table or given with --skill become active.
 // Every listed name that cannot be activated gives exactly one warning with what to do.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { closest } from './field-checks.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 import { SCOPES } from './discover.js';
 import type { Discovery, Skill, SkillScope } from './types.js';
 
@@ -83,7 +83,7 @@ export function lookupSkill(discovery: Discovery, requested: string): Lookup {
 
 function notFound(discovery: Discovery, requested: string, name: string, scope: SkillScope | undefined): Lookup {
   const pool = discovery.skills.filter((s) => scope === undefined || s.scope === scope).map((s) => s.name);
-  const near = closest(name, new Set(pool));
+  const near = nearestName(name, new Set(pool));
   const elsewhere = scope ? discovery.skills.filter((s) => s.name === name).map((s) => `${s.scope}/${s.name}`) : [];
   const suggestion = near ? `did you mean "${scope ? `${scope}/` : ''}${near}"?` : elsewhere.length > 0 ? `it exists as ${elsewhere.join(', ')}` : '';
   return {

@@ -1,6 +1,7 @@
 // Checks shared by both skill formats: the name rule, description length, unknown keys, and a
 // small "did you mean" for typo'd keys and names.
 import { diagnostic, type Diagnostic, type Location } from '../../diagnostics/diagnostic.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 
 export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX = 64;
@@ -37,7 +38,7 @@ export function checkDescription(description: unknown, where: () => Location): D
 }
 
 export function unknownKeyFinding(key: string, known: readonly string[], where: Location, context: string): Diagnostic {
-  const near = closest(key, known);
+  const near = nearestName(key, known);
   return diagnostic('SK006', `unknown key \`${key}\` in ${context}${near ? `; did you mean \`${near}\`?` : ''}`, {
     ...where,
     hint: near ? `rename it to \`${near}\`, or remove it` : `known keys: ${known.join(', ')}`,
@@ -59,34 +60,6 @@ export function isStringArray(value: unknown): value is string[] {
 
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-/** The candidate within edit distance 2 (or a third of the length) closest to `word`, if any. */
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  const limit = Math.max(2, Math.floor(word.length / 3));
-  for (const c of candidates) {
-    if (Math.abs(c.length - word.length) > limit) continue;
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance || (d === bestDistance && best !== undefined && c < best)) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= limit ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** 1-based line of the first `key = ...` (TOML) or `key:` (YAML) line, searching from `fromLine`. */

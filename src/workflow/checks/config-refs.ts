@@ -2,7 +2,7 @@
 // does not define and the engine does not provide.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { KeyPath, Workflow } from '../model.js';
-import { nearestName } from '../load/nearest-name.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 import { parseWhen, whenConfigKeys } from '../when.js';
 import type { Locator } from './locate.js';
 import { configRefs, engineConfigKeys } from './placeholders.js';

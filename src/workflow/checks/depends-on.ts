@@ -1,7 +1,7 @@
 // E007: depends_on (or scatter.gather) naming a rule that does not exist.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Workflow } from '../model.js';
-import { nearestName } from '../load/nearest-name.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 import type { Locator } from './locate.js';
 
 export function checkDependsOn(w: Workflow, loc: Locator, out: Diagnostic[]): void {

@@ -14,7 +14,7 @@ import { issuesToDiagnostics } from './schema-issues.js';
 import { conformsToShape } from './shape-check.js';
 
 export { parseMemory } from './memory.js';
-export { nearestName } from './nearest-name.js';
+export { nearestName } from '../../diagnostics/nearest-name.js';
 
 export interface LoadResult {
   workflow?: Workflow;

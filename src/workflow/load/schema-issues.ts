@@ -5,7 +5,7 @@ import type * as z from 'zod';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { KeyPath } from '../model.js';
 import type { KeyPositions } from '../positions/index.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 
 type Issue = z.core.$ZodIssue;
 

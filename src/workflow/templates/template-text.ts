@@ -1,5 +1,6 @@
 // Small, pure edits and readings of a template's text. They work on the text (not a parsed table)
 // so that the comments a template is written with survive into the user's copy.
+import { nearestName as nearestKnownName } from '../../diagnostics/nearest-name.js';
 
 /** Set `[workflow] name` to `name`, keeping everything else byte for byte. */
 export function renameWorkflow(text: string, name: string): string {
@@ -41,33 +42,11 @@ export function expandBraces(pattern: string): string[] {
   return match[1]!.split(',').flatMap((choice) => expandBraces(`${before}${choice}${after}`));
 }
 
-/** The edit distance between two short strings, for "did you mean". */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
 /** The closest of `candidates` to `name`, when it is close enough to be a likely typo or a prefix. */
+/** Like the shared nearestName, but a unique prefix also counts (`rna` → `rnaseq-quant`). */
 export function nearestName(name: string, candidates: readonly string[]): string | undefined {
   const wanted = name.toLowerCase();
   const prefixed = candidates.filter((c) => c.startsWith(wanted) || c.replace(/-/g, '').startsWith(wanted.replace(/[-_]/g, '')));
   if (wanted.length >= 2 && prefixed.length === 1) return prefixed[0];
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(wanted, candidate);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+  return nearestKnownName(name, candidates);
 }
