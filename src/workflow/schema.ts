@@ -93,7 +93,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
   const expandInputSchema = z
     .strictObject({
       pattern: z.string().describe('path pattern with {variable} wildcards'),
-      variables: z.record(z.string(), z.string()).describe('variable → "config.key" or a comma-separated list'),
+      variables: z.record(z.string(), z.string()).optional().describe('variable → "config.key" or a comma-separated list'),
     })
     .describe('fan-in: the pattern expanded over the variables');
 
@@ -154,7 +154,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
   const sampleGroupSchema = z
     .strictObject({
       name: z.string(),
-      samples: z.array(z.string()),
+      samples: z.array(z.string()).optional(),
       metadata: metadataSchema.optional(),
     })
     .describe('a named group of samples: a source for {sample} and {group}');
@@ -172,7 +172,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
     .describe('an experiment/control pair: a source for {pair_id}, {experiment}, {control}');
 
   /** `[ai.<command>]` tables: skills for one command only. */
-  const aiCommandSchema = z.strictObject({ skills: z.array(z.string()) });
+  const aiCommandSchema = z.strictObject({ skills: z.array(z.string()).optional() });
 
   const aiSchema = z
     .strictObject({

@@ -133,3 +133,16 @@ describe('compiled shape versus zod', () => {
     );
   });
 });
+
+describe('optional tables stay optional on the fast path', () => {
+  it('accepts a sample group without samples, an expand_inputs without variables and [ai.lint] without skills', () => {
+    const minimal = {
+      workflow: { name: 'w' },
+      sample_groups: [{ name: 'empty' }],
+      ai: { lint: {} },
+      rules: [{ name: 'r', output: ['o'], shell: 'touch {output}', expand_inputs: [{ pattern: 'x' }] }],
+    };
+    expect(workflowSchemas().workflowFileSchema.safeParse(minimal).success).toBe(true);
+    expect(conformsToShape(WORKFLOW_SHAPE, minimal)).toBe(true);
+  });
+});
