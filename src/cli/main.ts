@@ -1,5 +1,6 @@
 // The command line: every command and flag, each action a lazy import of its own module.
 // Nothing here computes; one place (emitResult) prints and picks the exit code.
+import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import { packageVersion } from '../package-root.js';
@@ -18,7 +19,7 @@ interface GlobalFlags {
 }
 
 function makeContext(flags: GlobalFlags, version: string): CliContext {
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const stderrIsTTY = isatty(2);
   return {
     cwd: process.cwd(),
     env: process.env,
@@ -26,9 +27,13 @@ function makeContext(flags: GlobalFlags, version: string): CliContext {
     color: decideColor(process.env, flags.color, stderrIsTTY),
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // isatty(0), not process.stdin.isTTY: touching process.stdin builds a stream (and loads its
+    // modules) that only the approval prompt ever reads.
+    stdinIsTTY: isatty(0),
     stderrIsTTY,
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     stderr: process.stderr,
     version,
     now: () => new Date(),
