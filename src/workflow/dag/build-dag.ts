@@ -20,9 +20,13 @@ export interface Dag {
   producers: Map<string, number>;
 }
 
+// What path.posix.normalize would change here: a leading `./`, or `//`, `/./` or `/../` anywhere.
+// One regex pass, since pathKey runs several times for every path of a plan.
+const NEEDS_NORMALISING = /^\.\/|\/\/|\/\.\.?\//;
+
 /** Paths compare after removing `./` and doubled slashes, so `./a/b` and `a/b` are one file. */
 export function pathKey(p: string): string {
-  return p.startsWith('./') || p.includes('//') || p.includes('/./') || p.includes('/../') ? path.posix.normalize(p) : p;
+  return NEEDS_NORMALISING.test(p) ? path.posix.normalize(p) : p;
 }
 
 export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { dag?: Dag; diagnostics: Diagnostic[] } {
@@ -58,24 +62,28 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
     );
   }
 
-  const deps: number[][] = jobs.map(() => []);
+  const deps: number[][] = new Array(jobs.length);
+  // lastAdded[p] === i when job i already waits for p: dedupes without a Set per job. Each job's list
+  // is collected in one reused array and copied out at its exact size (an array grown by push
+  // reserves room for 17), which keeps a large plan's heap, and so its GC time, smaller.
+  const lastAdded = new Int32Array(jobs.length).fill(-1);
+  const own: number[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    const own = new Set<number>();
+    own.length = 0;
     for (const input of jobs[i]!.inputs) {
       const p = producers.get(pathKey(input));
-      if (p !== undefined) own.add(p);
+      if (p === undefined || lastAdded[p] === i) continue;
+      lastAdded[p] = i;
+      own.push(p);
     }
-    deps[i] = [...own];
+    deps[i] = own.slice();
   }
   addDependsOn(workflow, jobs, deps, diagnostics);
   if (diagnostics.length > 0) return { diagnostics };
 
-  const dependents: number[][] = jobs.map(() => []);
+  const dependents = invert(deps);
   const waiting = new Int32Array(jobs.length);
-  for (let i = 0; i < jobs.length; i++) {
-    waiting[i] = deps[i]!.length;
-    for (const d of deps[i]!) dependents[d]!.push(i);
-  }
+  for (let i = 0; i < jobs.length; i++) waiting[i] = deps[i]!.length;
   const levels = new Array<number>(jobs.length).fill(0);
   const queue: number[] = [];
   for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) queue.push(i);
@@ -91,8 +99,34 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
     diagnostics.push(cycleDiagnostic(workflow, jobs, deps, waiting));
     return { diagnostics };
   }
-  const order = queue.map((i) => i).sort((a, b) => levels[a]! - levels[b]! || a - b);
-  return { dag: { deps, dependents, levels, order, producers }, diagnostics };
+  return { dag: { deps, dependents, levels, order: byLevel(levels), producers }, diagnostics };
+}
+
+/** dependents[d]: the jobs that wait for d, in index order, each list allocated at its exact size. */
+function invert(deps: readonly (readonly number[])[]): number[][] {
+  const count = new Int32Array(deps.length);
+  for (const list of deps) for (const d of list) count[d]! += 1;
+  const dependents: number[][] = new Array(deps.length);
+  for (let d = 0; d < deps.length; d++) dependents[d] = new Array<number>(count[d]!);
+  const filled = new Int32Array(deps.length);
+  for (let i = 0; i < deps.length; i++) for (const d of deps[i]!) dependents[d]![filled[d]!++] = i;
+  return dependents;
+}
+
+/** Job indices by level, then index: a counting sort, since levels are small integers. */
+function byLevel(levels: readonly number[]): number[] {
+  const count: number[] = [];
+  for (const l of levels) count[l] = (count[l] ?? 0) + 1;
+  // next[l]: where the next job of level l goes.
+  const next: number[] = [];
+  let at = 0;
+  for (let l = 0; l < count.length; l++) {
+    next[l] = at;
+    at += count[l] ?? 0;
+  }
+  const order = new Array<number>(levels.length);
+  for (let i = 0; i < levels.length; i++) order[next[levels[i]!]!++] = i;
+  return order;
 }
 
 /** depends_on = ["r"]: wait for r's final jobs (those that agree on shared wildcards). */

@@ -3,7 +3,7 @@
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Pair, Rule, Workflow } from '../model.js';
 import type { Template } from '../render/template.js';
-import type { SampleSource } from './sources.js';
+import type { SampleMember, SampleSource } from './sources.js';
 
 /**
  * One value combination of one fan-out: `id` values name the job; `values` holds everything its
@@ -83,16 +83,7 @@ export function ruleDimensions(
       }
       dims.push({ kind: 'samples', options: [standIn(sampleNames)] });
     } else {
-      dims.push({
-        kind: 'samples',
-        options: members.map((m) => {
-          const id: Record<string, string> = {};
-          if (mentioned.has('sample')) id.sample = m.sample;
-          if (mentioned.has('group')) id.group = m.group;
-          const values: Record<string, string> = { ...stringValues(m.metadata), sample: m.sample, group: m.group };
-          return { id, values };
-        }),
-      });
+      dims.push({ kind: 'samples', options: sampleOptions(members, mentioned.has('sample'), mentioned.has('group')) });
     }
   }
   if (rule.scatter !== undefined) {
@@ -136,6 +127,29 @@ function splitValue(v: ConfigValue): string[] {
   if (Array.isArray(v)) return v.map((x) => String(x));
   if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
   return [String(v)];
+}
+
+// Sample options depend only on the members and on which of {sample} and {group} name the job, so
+// rules that mention the same ones share one list: a 12-rule chain over 1,000 samples builds 1,000
+// options instead of 12,000. Safe because options are never mutated.
+const sampleOptionCache = new WeakMap<readonly SampleMember[], Map<string, Option[]>>();
+
+function sampleOptions(members: readonly SampleMember[], bySample: boolean, byGroup: boolean): Option[] {
+  let cached = sampleOptionCache.get(members);
+  if (cached === undefined) sampleOptionCache.set(members, (cached = new Map()));
+  const key = `${bySample},${byGroup}`;
+  let options = cached.get(key);
+  if (options === undefined) {
+    options = members.map((m) => {
+      const id: Record<string, string> = {};
+      if (bySample) id.sample = m.sample;
+      if (byGroup) id.group = m.group;
+      const values: Record<string, string> = { ...stringValues(m.metadata), sample: m.sample, group: m.group };
+      return { id, values };
+    });
+    cached.set(key, options);
+  }
+  return options;
 }
 
 function needsControl(names: readonly string[]): boolean {

@@ -1,10 +1,10 @@
 // Rules → jobs. Each rule's templates are compiled once, then rendered for every value combination
 // of its fan-outs (pairs × samples × scatter, then transform split). Gather and expand_inputs add
-// fan-in inputs; commands are rendered last, once every job's inputs are final.
+// fan-in inputs; a job's command is rendered when first read, by then its inputs are final.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
-import { compileTemplate, renderTemplate, type Template } from '../render/template.js';
+import { compileTemplate, renderTemplate, type RenderValues, type Template } from '../render/template.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { listValues, locate, mentionedNames, ruleDimensions, type Dimension, type Option } from './dimensions.js';
 import type { SampleSource } from './sources.js';
@@ -21,7 +21,8 @@ export interface ExpandedJob {
   outputs: string[];
   outputNames: Record<string, number>;
   log?: string;
-  command: string;
+  /** The rendered command, worked out on first read (see Job). */
+  readonly command: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
@@ -51,18 +52,55 @@ interface CompiledRule {
   expand: { pattern: Template; variables: [string, string[]][] }[];
 }
 
+/** What every job of one rule shares when its command is rendered. */
+interface CommandSource {
+  compiled: CompiledRule;
+  threads: number;
+  memory: string | undefined;
+  config: (key: string) => ConfigValue | undefined;
+}
+
+/**
+ * An expanded job whose command is rendered on first read, then kept. A large plan has thousands of
+ * jobs and dry-run prints a few of them; rendering every command up front was a large share of its
+ * time. The text is the same whenever it is read: a job's inputs are final once expandJobs returns.
+ */
+class Job implements ExpandedJob {
+  declare step?: 'map' | 'combine';
+  declare log?: string;
+  #source: CommandSource;
+  #command: string | undefined;
+
+  constructor(
+    source: CommandSource,
+    public id: string,
+    public rule: Rule,
+    public wildcards: Record<string, string>,
+    public inputs: string[],
+    public inputNames: Record<string, number>,
+    public outputs: string[],
+    public outputNames: Record<string, number>,
+    public final: boolean,
+    public values: Record<string, string>,
+  ) {
+    this.#source = source;
+  }
+
+  get command(): string {
+    return (this.#command ??= renderCommand(this, this.#source));
+  }
+}
+
 export function expandJobs(workflow: Workflow, settings: ExpandSettings): ExpandResult {
   const diagnostics: Diagnostic[] = [];
   const jobs = new Map<string, ExpandedJob>();
   const byRule = new Map<string, ExpandedJob[]>();
-  const compiled = new Map<string, CompiledRule>();
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
 
   for (const rule of workflow.rules) {
     const c = compileRule(rule, workflow, config, diagnostics);
     if (c === undefined) continue;
-    compiled.set(rule.name, c);
     const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
     if (!c.isScript && c.command) fanOut.push(c.command);
     const mentioned = mentionedNames(fanOut);
@@ -70,25 +108,32 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
     if (dims === undefined) continue;
 
+    const source = commandSource(c, workflow, getConfig);
     const missing = new Set<string>();
-    const made: ExpandedJob[] = [];
-    for (const combo of product(dims)) {
-      const values = combo.values;
-      const vars = (name: string) => {
+    // One set of render values for the whole rule, pointed at each combination in turn, rather than
+    // new closures for every job.
+    let values: Record<string, string> = {};
+    const pathValues: RenderValues = {
+      vars: (name) => {
         const v = values[name];
         if (v === undefined) missing.add(name);
         return v;
-      };
-      const renderPath = (t: Template) => renderTemplate(t, { vars, config: getConfig });
+      },
+      config: getConfig,
+    };
+    const renderPath = (t: Template) => renderTemplate(t, pathValues);
+    const made: ExpandedJob[] = [];
+    for (const combo of product(dims)) {
+      values = combo.values;
       const inputs = c.inputs.map(renderPath);
       for (const e of c.expand) inputs.push(...expandPattern(e, values, getConfig));
       const outputs = c.outputs.map(renderPath);
       const log = c.log ? renderPath(c.log) : undefined;
       if (rule.transform) {
-        made.push(...transformJobs(rule, c, combo, values, inputs, outputs, log, config, diagnostics, workflow));
+        made.push(...transformJobs(rule, source, combo, values, inputs, outputs, log, config, diagnostics, workflow));
         continue;
       }
-      made.push(job(rule, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true));
+      made.push(job(source, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true));
     }
     if (missing.size > 0 && !settings.standIns) {
       for (const name of missing) {
@@ -112,8 +157,14 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   }
 
   addGatherInputs(workflow, byRule, diagnostics);
-  for (const j of jobs.values()) renderCommand(j, compiled.get(j.rule.name)!, workflow, getConfig);
   return { jobs: [...jobs.values()], diagnostics };
+}
+
+function commandSource(compiled: CompiledRule, workflow: Workflow, config: (key: string) => ConfigValue | undefined): CommandSource {
+  const rule = compiled.rule;
+  const threads = rule.threads ?? workflow.defaults.threads ?? 1;
+  const memory = rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText);
+  return { compiled, threads, memory, config };
 }
 
 function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string, ConfigValue>, diagnostics: Diagnostic[]): CompiledRule | undefined {
@@ -216,7 +267,7 @@ function expandPattern(
 
 function transformJobs(
   rule: Rule,
-  c: CompiledRule,
+  source: CommandSource,
   combo: Option,
   values: Record<string, string>,
   inputs: string[],
@@ -245,16 +296,16 @@ function transformJobs(
     const chunkOutputs = outputs.length > 0 ? outputs.map((o) => `${base}/${v}/${path.posix.basename(o)}`) : [`${base}/${v}.out`];
     chunks.push(...chunkOutputs);
     const id = { ...combo.id, [t.split.by]: v };
-    out.push(job(rule, 'map', id, { ...values, [t.split.by]: v }, inputs, rule.input.names, chunkOutputs, outputs.length > 0 ? rule.output.names : {}, log, c.combine === undefined));
+    out.push(job(source, 'map', id, { ...values, [t.split.by]: v }, inputs, rule.input.names, chunkOutputs, outputs.length > 0 ? rule.output.names : {}, log, source.compiled.combine === undefined));
   }
-  if (c.combine !== undefined) {
-    out.push(job(rule, 'combine', combo.id, { ...values, chunks: chunks.join(' ') }, chunks, {}, outputs, rule.output.names, log, true));
+  if (source.compiled.combine !== undefined) {
+    out.push(job(source, 'combine', combo.id, { ...values, chunks: chunks.join(' ') }, chunks, {}, outputs, rule.output.names, log, true));
   }
   return out;
 }
 
 function job(
-  rule: Rule,
+  source: CommandSource,
   step: 'map' | 'combine' | undefined,
   wildcards: Record<string, string>,
   values: Record<string, string>,
@@ -265,13 +316,15 @@ function job(
   log: string | undefined,
   final: boolean,
 ): ExpandedJob {
+  const rule = source.compiled.rule;
   const keys = Object.keys(wildcards);
   let sorted = wildcards;
-  if (keys.length > 1 && keys.some((k, i) => i > 0 && keys[i - 1]! > k)) {
+  if (!isSorted(keys)) {
+    keys.sort();
     sorted = {};
-    for (const k of keys.sort()) sorted[k] = wildcards[k]!;
+    for (const k of keys) sorted[k] = wildcards[k]!;
   }
-  const j: ExpandedJob = { id: jobId(rule.name, step, sorted), rule, wildcards: sorted, inputs, inputNames, outputs, outputNames, command: '', final, values };
+  const j = new Job(source, formatId(rule.name, step, keys, sorted), rule, sorted, inputs, inputNames, outputs, outputNames, final, values);
   if (step !== undefined) j.step = step;
   if (log !== undefined) j.log = log;
   return j;
@@ -279,9 +332,21 @@ function job(
 
 /** The one spelling of a job id: `rule`, `rule[k=v]`, `rule[a=1,b=2]`, `rule.combine[…]`. */
 export function jobId(rule: string, step: 'map' | 'combine' | undefined, wildcards: Readonly<Record<string, string>>): string {
-  const keys = Object.keys(wildcards).sort();
+  return formatId(rule, step, Object.keys(wildcards).sort(), wildcards);
+}
+
+/** jobId with the wildcard keys already sorted (job() has them at hand). */
+function formatId(rule: string, step: 'map' | 'combine' | undefined, sortedKeys: readonly string[], wildcards: Readonly<Record<string, string>>): string {
   const name = step === 'combine' ? `${rule}.combine` : rule;
-  return keys.length === 0 ? name : `${name}[${keys.map((k) => `${k}=${wildcards[k]}`).join(',')}]`;
+  if (sortedKeys.length === 0) return name;
+  let inside = '';
+  for (const k of sortedKeys) inside += `${inside === '' ? '' : ','}${k}=${wildcards[k]}`;
+  return `${name}[${inside}]`;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
 }
 
 /** A scatter's gather rule receives every clone's outputs (clones that agree on shared wildcards). */
@@ -327,26 +392,24 @@ const INTERPRETERS: Record<string, string> = {
   '.jl': 'julia',
 };
 
-function renderCommand(j: ExpandedJob, c: CompiledRule, workflow: Workflow, config: (key: string) => ConfigValue | undefined): void {
+function renderCommand(j: ExpandedJob, source: CommandSource): string {
+  const c = source.compiled;
   const template = j.step === 'map' ? c.map : j.step === 'combine' ? c.combine : c.command;
-  if (template === undefined) return;
-  const threads = j.rule.threads ?? workflow.defaults.threads ?? 1;
-  const memory = j.rule.memoryText ?? (j.rule.memoryMb !== undefined ? `${j.rule.memoryMb}M` : workflow.defaults.memoryText);
+  if (template === undefined) return '';
   const text = renderTemplate(template, {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
     ...(j.log !== undefined ? { log: j.log } : {}),
-    threads,
-    ...(memory !== undefined ? { memory } : {}),
+    threads: source.threads,
+    ...(source.memory !== undefined ? { memory: source.memory } : {}),
     params: j.rule.params,
-    config,
+    config: source.config,
     vars: (n) => j.values[n],
     quotePaths: true,
   });
   if (c.isScript && j.step === undefined) {
     const interpreter = INTERPRETERS[path.posix.extname(text)];
-    j.command = interpreter ? `${interpreter} ${shellQuote(text)}` : shellQuote(text);
-  } else {
-    j.command = text;
+    return interpreter ? `${interpreter} ${shellQuote(text)}` : shellQuote(text);
   }
+  return text;
 }

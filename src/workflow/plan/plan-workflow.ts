@@ -10,6 +10,7 @@ import { parseOverrides } from '../expand/overrides.js';
 import { effectiveConfig, resolveSamples } from '../expand/sources.js';
 import { buildDag, type Dag } from '../dag/build-dag.js';
 import { resolveTargets, upstreamClosure } from '../dag/targets.js';
+import { PlannedJob } from './planned-job.js';
 import { decideStatuses } from './status.js';
 import type { JobReason, JobSpec, Plan, PlanFs, PlanSettings } from './types.js';
 
@@ -44,12 +45,26 @@ export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: Pla
     keep = upstreamClosure(dag, t.selected);
   }
 
-  const resolved = (p: string) => path.resolve(workflow.dir, p);
+  const resolved = resolverFor(workflow.dir);
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
   const statuses = decideStatuses(jobs, dag, keep, whenFalse, fs, resolved);
   const specs = toSpecs(workflow, jobs, dag, keep, statuses);
   return { plan: summarise(workflow, specs, settings.cpus, samples.source.origin, samples.source.members.length), diagnostics };
 }
+
+/**
+ * `path.resolve(dir, p)` for every file the plan looks at. Most are plain relative paths, and for
+ * those a join gives the same string without path.resolve's cost (thousands of calls per plan).
+ */
+function resolverFor(dir: string): (p: string) => string {
+  // The join is exact only for POSIX separators and a directory that is already absolute and normal.
+  if (path.sep !== '/' || dir !== path.resolve(dir)) return (p) => path.resolve(dir, p);
+  const prefix = dir === '/' ? '/' : `${dir}/`;
+  return (p) => (p !== '' && !NEEDS_RESOLVE.test(p) ? prefix + p : path.resolve(dir, p));
+}
+
+/** Absolute, a trailing or doubled slash, or a `.` or `..` segment: path.resolve normalises these. */
+const NEEDS_RESOLVE = /^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)/;
 
 function parseConditions(workflow: Workflow, diagnostics: Diagnostic[]): Map<string, WhenExpr> {
   const out = new Map<string, WhenExpr>();
@@ -97,20 +112,7 @@ function toSpecs(
     const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
     const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
     const environment = rule.environment ?? workflow.defaults.environment;
-    const spec: JobSpec = {
-      id: j.id,
-      rule: rule.name,
-      wildcards: j.wildcards,
-      command: j.command,
-      inputs: j.inputs,
-      outputs: j.outputs,
-      threads: rule.threads ?? workflow.defaults.threads ?? 1,
-      dependsOn: dag.deps[i]!.map((d) => jobs[d]!.id),
-      level: dag.levels[i]!,
-      status: s.status,
-      reason: s.reason,
-      missingInputs: s.missingInputs,
-    };
+    const spec = new PlannedJob(jobs, i, dag.deps[i]!, rule.threads ?? workflow.defaults.threads ?? 1, dag.levels[i]!, s.status, s.reason, s.missingInputs);
     if (j.step !== undefined) spec.step = j.step;
     if (j.log !== undefined) spec.log = j.log;
     if (memoryMb !== undefined) spec.memoryMb = memoryMb;

@@ -1,5 +1,5 @@
-// The plan: plain data that dry-run renders and run executes. Nothing here refers back to the
-// workflow model, so an executor needs only a JobSpec.
+// The plan: data that dry-run renders and run executes, so an executor needs only a JobSpec. A job's
+// command and dependsOn are computed on first read (planned-job.ts); everything else is plain data.
 import type { Environment } from '../model.js';
 
 export interface PlanSettings {
@@ -33,7 +33,7 @@ export interface JobSpec {
   step?: 'map' | 'combine';
   wildcards: Record<string, string>;
   /** The fully rendered shell command (paths quoted where needed); empty when the rule has none. */
-  command: string;
+  readonly command: string;
   inputs: string[];
   outputs: string[];
   log?: string;
@@ -43,7 +43,7 @@ export interface JobSpec {
   memory?: string;
   environment?: Environment;
   /** Ids of the jobs this one waits for. */
-  dependsOn: string[];
+  readonly dependsOn: string[];
   /** Longest path from a job that waits for nothing (0-based). */
   level: number;
   status: JobStatus;
