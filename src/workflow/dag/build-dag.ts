@@ -1,6 +1,8 @@
 // Jobs → a dependency graph. An input equal to another job's output is an edge, depends_on adds
 // edges, one output from two jobs is E006, and so is a cycle (reported as a path). Levels are the
 // longest path from a source, computed by an iterative topological sort: no recursion, any size.
+// Loops that run once per job or per path are indexed: this code mostly runs before V8 optimises it,
+// and there a for-of allocates an iterator result for every element, which a large plan pays in GC.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Rule, Workflow } from '../model.js';
@@ -34,7 +36,9 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   const producers = new Map<string, number>();
   const clashes = new Map<string, { first: number; second: number; path: string; count: number }>();
   for (let i = 0; i < jobs.length; i++) {
-    for (const out of jobs[i]!.outputs) {
+    const outputs = jobs[i]!.outputs;
+    for (let k = 0; k < outputs.length; k++) {
+      const out = outputs[k]!;
       const key = pathKey(out);
       const other = producers.get(key);
       if (other === undefined) {
@@ -70,8 +74,9 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   const own: number[] = [];
   for (let i = 0; i < jobs.length; i++) {
     own.length = 0;
-    for (const input of jobs[i]!.inputs) {
-      const p = producers.get(pathKey(input));
+    const inputs = jobs[i]!.inputs;
+    for (let k = 0; k < inputs.length; k++) {
+      const p = producers.get(pathKey(inputs[k]!));
       if (p === undefined || lastAdded[p] === i) continue;
       lastAdded[p] = i;
       own.push(p);
@@ -89,7 +94,9 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) queue.push(i);
   for (let head = 0; head < queue.length; head++) {
     const i = queue[head]!;
-    for (const d of dependents[i]!) {
+    const waiters = dependents[i]!;
+    for (let k = 0; k < waiters.length; k++) {
+      const d = waiters[k]!;
       if (levels[i]! + 1 > levels[d]!) levels[d] = levels[i]! + 1;
       waiting[d]! -= 1;
       if (waiting[d] === 0) queue.push(d);
@@ -105,18 +112,27 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
 /** dependents[d]: the jobs that wait for d, in index order, each list allocated at its exact size. */
 function invert(deps: readonly (readonly number[])[]): number[][] {
   const count = new Int32Array(deps.length);
-  for (const list of deps) for (const d of list) count[d]! += 1;
+  for (let i = 0; i < deps.length; i++) {
+    const list = deps[i]!;
+    for (let k = 0; k < list.length; k++) count[list[k]!]! += 1;
+  }
   const dependents: number[][] = new Array(deps.length);
   for (let d = 0; d < deps.length; d++) dependents[d] = new Array<number>(count[d]!);
   const filled = new Int32Array(deps.length);
-  for (let i = 0; i < deps.length; i++) for (const d of deps[i]!) dependents[d]![filled[d]!++] = i;
+  for (let i = 0; i < deps.length; i++) {
+    const list = deps[i]!;
+    for (let k = 0; k < list.length; k++) {
+      const d = list[k]!;
+      dependents[d]![filled[d]!++] = i;
+    }
+  }
   return dependents;
 }
 
 /** Job indices by level, then index: a counting sort, since levels are small integers. */
 function byLevel(levels: readonly number[]): number[] {
   const count: number[] = [];
-  for (const l of levels) count[l] = (count[l] ?? 0) + 1;
+  for (let i = 0; i < levels.length; i++) count[levels[i]!] = (count[levels[i]!] ?? 0) + 1;
   // next[l]: where the next job of level l goes.
   const next: number[] = [];
   let at = 0;
@@ -131,6 +147,7 @@ function byLevel(levels: readonly number[]): number[] {
 
 /** depends_on = ["r"]: wait for r's final jobs (those that agree on shared wildcards). */
 function addDependsOn(workflow: Workflow, jobs: readonly ExpandedJob[], deps: number[][], diagnostics: Diagnostic[]): void {
+  if (workflow.rules.every((r) => r.dependsOn.length === 0)) return; // Nothing to add, and nothing to report.
   const finalByRule = new Map<string, number[]>();
   for (let i = 0; i < jobs.length; i++) {
     if (!jobs[i]!.final) continue;
@@ -145,6 +162,7 @@ function addDependsOn(workflow: Workflow, jobs: readonly ExpandedJob[], deps: nu
   const index = new Map<string, Map<string, number[]>>();
   for (let i = 0; i < jobs.length; i++) {
     const j = jobs[i]!;
+    if (j.rule.dependsOn.length === 0) continue;
     for (const name of j.rule.dependsOn) {
       if (!known.has(name)) {
         reportUnknown(workflow, j.rule, name, reported, diagnostics);

@@ -1,6 +1,8 @@
 // Rules → jobs. Each rule's templates are compiled once, then rendered for every value combination
 // of its fan-outs (pairs × samples × scatter, then transform split). Gather and expand_inputs add
 // fan-in inputs; a job's command is rendered when first read, by then its inputs are final.
+// Loops that run once per job are indexed: this code mostly runs before V8 optimises it, and there a
+// for-of or a generator allocates an iterator result for every element, which a large plan pays in GC.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
@@ -93,7 +95,8 @@ class Job implements ExpandedJob {
 
 export function expandJobs(workflow: Workflow, settings: ExpandSettings): ExpandResult {
   const diagnostics: Diagnostic[] = [];
-  const jobs = new Map<string, ExpandedJob>();
+  const jobs: ExpandedJob[] = [];
+  const seen = new Set<string>();
   const byRule = new Map<string, ExpandedJob[]>();
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
@@ -123,10 +126,12 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     };
     const renderPath = (t: Template) => renderTemplate(t, pathValues);
     const made: ExpandedJob[] = [];
-    for (const combo of product(dims)) {
+    const combos = product(dims);
+    for (let k = 0; k < combos.length; k++) {
+      const combo = combos[k]!;
       values = combo.values;
       const inputs = c.inputs.map(renderPath);
-      for (const e of c.expand) inputs.push(...expandPattern(e, values, getConfig));
+      for (let e = 0; e < c.expand.length; e++) inputs.push(...expandPattern(c.expand[e]!, values, getConfig));
       const outputs = c.outputs.map(renderPath);
       const log = c.log ? renderPath(c.log) : undefined;
       if (rule.transform) {
@@ -148,16 +153,18 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       continue;
     }
     const kept: ExpandedJob[] = [];
-    for (const j of made) {
-      if (jobs.has(j.id)) continue; // Same rule, same wildcard values: one object per id.
-      jobs.set(j.id, j);
+    for (let k = 0; k < made.length; k++) {
+      const j = made[k]!;
+      if (seen.has(j.id)) continue; // Same rule, same wildcard values: one object per id.
+      seen.add(j.id);
       kept.push(j);
+      jobs.push(j);
     }
     byRule.set(rule.name, kept);
   }
 
   addGatherInputs(workflow, byRule, diagnostics);
-  return { jobs: [...jobs.values()], diagnostics };
+  return { jobs, diagnostics };
 }
 
 function commandSource(compiled: CompiledRule, workflow: Workflow, config: (key: string) => ConfigValue | undefined): CommandSource {
@@ -219,18 +226,13 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
 }
 
 /** Cartesian product of the fan-outs; a rule with none gives one combination with no values. */
-function* product(dims: readonly Dimension[]): Generator<Option> {
-  if (dims.length === 0) {
-    yield { id: {}, values: {} };
-    return;
-  }
-  if (dims.length === 1) {
-    // The common case (one sample list): hand out the shared options, no copies.
-    yield* dims[0]!.options;
-    return;
-  }
+function product(dims: readonly Dimension[]): readonly Option[] {
+  if (dims.length === 0) return [{ id: {}, values: {} }];
+  // The common case (one sample list): the shared options themselves, no copies.
+  if (dims.length === 1) return dims[0]!.options;
+  const out: Option[] = [];
   const idx = dims.map(() => 0);
-  if (dims.some((d) => d.options.length === 0)) return;
+  if (dims.some((d) => d.options.length === 0)) return out;
   for (;;) {
     const id: Record<string, string> = {};
     const values: Record<string, string> = {};
@@ -239,7 +241,7 @@ function* product(dims: readonly Dimension[]): Generator<Option> {
       Object.assign(values, o.values);
       Object.assign(id, o.id);
     }
-    yield { id, values };
+    out.push({ id, values });
     let d = dims.length - 1;
     while (d >= 0) {
       idx[d]! += 1;
@@ -247,7 +249,7 @@ function* product(dims: readonly Dimension[]): Generator<Option> {
       idx[d] = 0;
       d -= 1;
     }
-    if (d < 0) return;
+    if (d < 0) return out;
   }
 }
 
@@ -340,7 +342,7 @@ function formatId(rule: string, step: 'map' | 'combine' | undefined, sortedKeys:
   const name = step === 'combine' ? `${rule}.combine` : rule;
   if (sortedKeys.length === 0) return name;
   let inside = '';
-  for (const k of sortedKeys) inside += `${inside === '' ? '' : ','}${k}=${wildcards[k]}`;
+  for (let i = 0; i < sortedKeys.length; i++) inside += `${i === 0 ? '' : ','}${sortedKeys[i]}=${wildcards[sortedKeys[i]!]}`;
   return `${name}[${inside}]`;
 }
 

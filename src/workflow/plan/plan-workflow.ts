@@ -104,7 +104,9 @@ function toSpecs(
   statuses: ReturnType<typeof decideStatuses>,
 ): JobSpec[] {
   const specs: JobSpec[] = [];
-  for (const i of dag.order) {
+  // Indexed loops here and in summarise: once per job, mostly before V8 optimises them (see build-dag.ts).
+  for (let o = 0; o < dag.order.length; o++) {
+    const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
     const s = statuses[i]!;
@@ -137,7 +139,8 @@ function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined
   const widths = new Map<number, number>();
   let run = 0;
   let phases = 0;
-  for (const j of jobs) {
+  for (let k = 0; k < jobs.length; k++) {
+    const j = jobs[k]!;
     byReason[j.reason] += 1;
     if (j.level + 1 > phases) phases = j.level + 1;
     if (j.status === 'run') {

@@ -1,5 +1,6 @@
 // Why each job will run or be skipped, from file existence and modification times alone, visited in
-// dependency order so "upstream will run" is known before a job is decided.
+// dependency order so "upstream will run" is known before a job is decided. Per-job loops are indexed:
+// before V8 optimises them, a for-of allocates an iterator result per element (GC on large plans).
 import type { Dag } from '../dag/build-dag.js';
 import { pathKey } from '../dag/build-dag.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
@@ -48,13 +49,15 @@ export function decideStatuses(
     return names === null ? false : names.has(full.slice(slash + 1));
   };
   const decisions: (JobDecision | undefined)[] = new Array(jobs.length);
-  for (const i of dag.order) {
+  for (let o = 0; o < dag.order.length; o++) {
+    const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
     const missingInputs: string[] = [];
     let newestInput = -Infinity;
     let newestInputPath: string | undefined;
-    for (const input of j.inputs) {
+    for (let k = 0; k < j.inputs.length; k++) {
+      const input = j.inputs[k]!;
       const m = mtime(input);
       if (m === undefined) {
         const producer = dag.producers.get(pathKey(input));
@@ -90,7 +93,8 @@ function decide(
   let oldestOutputPath = '';
   let firstMissing: string | undefined;
   let existing = 0;
-  for (const out of j.outputs) {
+  for (let k = 0; k < j.outputs.length; k++) {
+    const out = j.outputs[k]!;
     const m = mtime(out);
     if (m === undefined) {
       firstMissing ??= out;
@@ -104,7 +108,8 @@ function decide(
   }
   if (existing === 0) return { status: 'run', reason: 'never completed', missingInputs };
   if (firstMissing !== undefined) return { status: 'run', reason: 'outputs missing', detail: firstMissing, missingInputs };
-  for (const d of deps) {
+  for (let k = 0; k < deps.length; k++) {
+    const d = deps[k]!;
     if (decisions[d]?.status === 'run') return { status: 'run', reason: 'upstream will run', detail: jobs[d]!.id, missingInputs };
   }
   if (newestInput > oldestOutput) {

@@ -86,7 +86,10 @@ export function formatValue(value: ConfigValue): string {
 
 export function renderTemplate(template: Template, values: RenderValues): string {
   let out = '';
-  for (const part of template.parts) {
+  // Indexed: runs for every path of every job, mostly before V8 optimises it (a for-of would allocate).
+  const parts = template.parts;
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
     if (typeof part === 'string') out += part;
     else out += resolve(part.ref, values) ?? part.raw;
   }
