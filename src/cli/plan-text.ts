@@ -29,8 +29,8 @@ export function planText(plan: Plan, style: Style, options: { verbose: boolean; 
     }
   });
   lines.push('', summaryLine(plan, style));
-  if (summary.run > 0) lines.push(`Next: oxo-flow run ${options.workflowArg} -j ${plan.suggestedJobs}`);
-  else lines.push('Nothing to do: every job is up to date or switched off.');
+  // No "next command" line: this version has no `run` command yet, and a hint must never name one.
+  if (summary.run === 0) lines.push('Nothing to do: every job is up to date or switched off.');
   return lines.join('\n');
 }
 

@@ -67,7 +67,9 @@ describe('oxo-flow dry-run', () => {
     expect(r.stderr).toContain('○ qc[sample=S1]  skip: when false');
     expect(r.stderr).toContain('● merge  run: never completed');
     expect(r.stderr).toMatch(/Summary: 5 jobs — 2 will run \(2 never completed\), 3 skipped \(1 up to date, 2 when false\)/);
-    expect(r.stderr).toContain('Next: oxo-flow run main.oxoflow -j');
+    expect(r.stderr).toMatch(/suggested -j \d+/);
+    // A hint must never name a command this version does not have.
+    expect(r.stderr).not.toContain('oxo-flow run');
   });
 
   it('--json gives the documented document', () => {

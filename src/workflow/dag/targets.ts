@@ -2,7 +2,7 @@
 // upstream of them (never downstream).
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
-import { nearestName } from '../expand/nearest-name.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 import { pathKey, type Dag } from './build-dag.js';
 
 export function resolveTargets(

@@ -2,7 +2,7 @@
 // and the value must fit the declared type (or the type of the value written in the file) and choices.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigEntry, ConfigType, ConfigValue } from '../model.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 
 export interface OverrideResult {
   values: Map<string, ConfigValue>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate } from '../render/template.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 
 export interface SampleMember {
   sample: string;
