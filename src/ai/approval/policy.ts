@@ -36,12 +36,12 @@ export interface SessionFacts {
 }
 
 /**
- * Why no human can be asked, or undefined when one can. CI counts when set to anything but
- * empty, "false" or "0".
+ * Why no human can be asked, or undefined when one can. CI counts when set to anything but "false"
+ * or "0" — an empty CI= too: when in doubt, the gate refuses rather than waits for a person.
  */
 export function nonInteractiveReason(facts: SessionFacts): string | undefined {
   const ci = facts.env.CI;
-  if (ci !== undefined && ci !== '' && !/^(false|0)$/i.test(ci.trim())) return `CI is set (CI=${ci.slice(0, 20)})`;
+  if (ci !== undefined && !/^(false|0)$/i.test(ci.trim())) return `CI is set (CI=${ci.slice(0, 20)})`;
   if (facts.json) return '--json was given';
   if (!facts.stdinIsTTY) return 'stdin is not a terminal';
   if (!facts.stderrIsTTY) return 'stderr is not a terminal';

@@ -35,7 +35,7 @@ describe('nonInteractiveReason', () => {
     [{ CI: 'TRUE' }, 'CI is set'],
     [{ CI: 'false' }, undefined],
     [{ CI: '0' }, undefined],
-    [{ CI: '' }, undefined],
+    [{ CI: '' }, 'CI is set (CI=)'],
   ] as const)('env %j → %s', (env, expected) => {
     const r = nonInteractiveReason({ ...tty, env });
     if (expected === undefined) expect(r).toBeUndefined();
