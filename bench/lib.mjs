@@ -11,7 +11,7 @@ export const CLI = path.join(ROOT, 'bin', 'oxo-flow.js');
 const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
 
 export function requireBuild() {
-  if (!existsSync(path.join(ROOT, 'dist', 'bundle', 'main.js'))) {
+  if (!existsSync(path.join(ROOT, 'dist', 'oxo-flow.cjs'))) {
     console.error('dist/ is missing: run `npm run build` first');
     process.exit(2);
   }

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Tiny launcher: turn on Node's compile cache (where this Node has it), then start the CLI.
-import module from 'node:module';
+// Tiny launcher (CommonJS: bin/package.json says so, keeping Node's ES module loader out of the
+// start-up path): turn on Node's compile cache where Node has it (22+), then run the bundled CLI.
+'use strict';
+const nodeModule = require('node:module');
 
-if (typeof module.enableCompileCache === 'function') {
+if (typeof nodeModule.enableCompileCache === 'function') {
   try {
-    module.enableCompileCache();
+    nodeModule.enableCompileCache();
   } catch {
     // A read-only cache directory must never stop the CLI.
   }
 }
 
-const { main } = await import('../dist/bundle/main.js');
-await main(process.argv);
+require('../dist/oxo-flow.cjs').main(process.argv);
