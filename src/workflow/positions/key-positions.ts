@@ -14,8 +14,19 @@ function keyOf(path: KeyPath): string {
 export class KeyPositions implements PositionIndex {
   private readonly keys = new Map<string, number>();
   private readonly values = new Map<string, number>();
+  private scanned = false;
 
-  constructor(readonly lines: LineIndex) {}
+  /** The text is scanned on the first question: a file with nothing to report never pays for it. */
+  constructor(
+    readonly lines: LineIndex,
+    private readonly text: string,
+  ) {}
+
+  private ensureScanned(): void {
+    if (this.scanned) return;
+    this.scanned = true;
+    new Scanner(this.text, this).run();
+  }
 
   /** First write wins, so a table header and a later dotted key both point at the first mention. */
   recordKey(path: KeyPath, offset: number): void {
@@ -30,6 +41,7 @@ export class KeyPositions implements PositionIndex {
 
   /** Position of the key (or array element); falls back to the nearest located ancestor. */
   locate(path: KeyPath): Position | undefined {
+    this.ensureScanned();
     for (let n = path.length; n > 0; n -= 1) {
       const offset = this.keys.get(keyOf(path.slice(0, n)));
       if (offset !== undefined) return this.lines.position(offset);
@@ -39,23 +51,23 @@ export class KeyPositions implements PositionIndex {
 
   /** Position of the value's first character (a string's opening quote), when recorded. */
   locateValue(path: KeyPath): Position | undefined {
+    this.ensureScanned();
     const offset = this.values.get(keyOf(path));
     return offset === undefined ? this.locate(path) : this.lines.position(offset);
   }
 
   /** True when the exact path was written in the file. */
   has(path: KeyPath): boolean {
+    this.ensureScanned();
     return this.keys.has(keyOf(path));
   }
 }
 
 const BARE_KEY = /[A-Za-z0-9_-]/;
 
-/** Scan TOML text and index the position of every key path. */
+/** Index the position of every key path of TOML text (scanned when first asked). */
 export function indexKeyPositions(text: string, lines: LineIndex = new LineIndex(text)): KeyPositions {
-  const index = new KeyPositions(lines);
-  new Scanner(text, index).run();
-  return index;
+  return new KeyPositions(lines, text);
 }
 
 class Scanner {
