@@ -20,7 +20,3 @@ export type Code = keyof typeof codes;
 export function codeInfo(code: Code): CodeInfo {
   return codes[code];
 }
-
-export function isCode(value: string): value is Code {
-  return Object.prototype.hasOwnProperty.call(codes, value);
-}

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Workflow } from '../model.js';
 import { indexKeyPositions, LineIndex } from '../positions/index.js';
 import type { WorkflowFile } from '../schema.js';
@@ -84,9 +84,4 @@ export async function readWorkflowFile(filePath: string, options: { displayPath?
     return { diagnostics: [diagnostic('CLI003', `cannot read workflow ${shown}: ${why}`, { file: shown, hint: 'check the path and its permissions' })] };
   }
   return loadWorkflow(text, shown, { dir: path.dirname(path.resolve(filePath)) });
-}
-
-/** True when the load produced a workflow and no errors. */
-export function loadedCleanly(result: LoadResult): result is LoadResult & { workflow: Workflow } {
-  return result.workflow !== undefined && !hasErrors(result.diagnostics);
 }

@@ -96,11 +96,6 @@ export function renderTemplate(template: Template, values: RenderValues): string
   return out;
 }
 
-/** True when the template has no references at all (rendering is the identity). */
-export function isLiteral(template: Template): boolean {
-  return template.parts.every((p) => typeof p === 'string');
-}
-
 function resolve(ref: Ref, v: RenderValues): string | undefined {
   switch (ref.kind) {
     case 'paths': {
