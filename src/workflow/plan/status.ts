@@ -6,6 +6,9 @@ import { pathKey } from '../dag/build-dag.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import type { JobReason, JobStatus, PlanFs } from './types.js';
 
+/** A path known to exist whose modification time has not been read yet. */
+const EXISTS: unique symbol = Symbol('exists');
+
 export interface JobDecision {
   status: JobStatus;
   reason: JobReason;
@@ -21,16 +24,30 @@ export function decideStatuses(
   fs: PlanFs,
   resolve: (p: string) => string,
 ): (JobDecision | undefined)[] {
-  const mtimes = new Map<string, number | null>();
-  const mtime = (p: string): number | undefined => {
+  // Per path: its mtime, EXISTS (present, mtime not needed yet) or null (absent). Existence mostly
+  // comes from directory listings; a stat is paid only when a time is compared, which happens only
+  // for jobs whose outputs all exist.
+  const known = new Map<string, number | typeof EXISTS | null>();
+  const exists = (p: string): boolean => {
     const key = pathKey(p);
-    let m = mtimes.get(key);
-    if (m === undefined) {
+    let state = known.get(key);
+    if (state === undefined) {
       const full = resolve(p);
-      m = existsInListing(full) === false ? null : (fs.stat(full)?.mtimeMs ?? null);
-      mtimes.set(key, m);
+      const listed = existsInListing(full);
+      state = listed === false ? null : listed === true ? EXISTS : (fs.stat(full)?.mtimeMs ?? null);
+      known.set(key, state);
     }
-    return m ?? undefined;
+    return state !== null;
+  };
+  const mtime = (p: string): number | undefined => {
+    if (!exists(p)) return undefined;
+    const key = pathKey(p);
+    let state = known.get(key);
+    if (state === EXISTS) {
+      state = fs.stat(resolve(p))?.mtimeMs ?? null;
+      known.set(key, state);
+    }
+    return typeof state === 'number' ? state : undefined;
   };
   // A fresh project has thousands of outputs in a few folders that do not exist yet: one look at each
   // folder answers "missing" for all of them, instead of one failed stat per file.
@@ -54,26 +71,17 @@ export function decideStatuses(
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
     const missingInputs: string[] = [];
-    let newestInput = -Infinity;
-    let newestInputPath: string | undefined;
     for (let k = 0; k < j.inputs.length; k++) {
       const input = j.inputs[k]!;
-      const m = mtime(input);
-      if (m === undefined) {
-        const producer = dag.producers.get(pathKey(input));
-        if (producer === undefined || decisions[producer]?.reason === 'when false') missingInputs.push(input);
-        continue;
-      }
-      if (m > newestInput) {
-        newestInput = m;
-        newestInputPath = input;
-      }
+      if (exists(input)) continue;
+      const producer = dag.producers.get(pathKey(input));
+      if (producer === undefined || decisions[producer]?.reason === 'when false') missingInputs.push(input);
     }
     if (whenFalse.has(j.rule.name)) {
       decisions[i] = { status: 'skip', reason: 'when false', missingInputs: [] };
       continue;
     }
-    decisions[i] = decide(j, dag.deps[i]!, decisions, jobs, mtime, newestInput, newestInputPath, missingInputs);
+    decisions[i] = decide(j, dag.deps[i]!, decisions, jobs, exists, mtime, missingInputs);
   }
   return decisions;
 }
@@ -83,34 +91,42 @@ function decide(
   deps: readonly number[],
   decisions: readonly (JobDecision | undefined)[],
   jobs: readonly ExpandedJob[],
+  exists: (p: string) => boolean,
   mtime: (p: string) => number | undefined,
-  newestInput: number,
-  newestInputPath: string | undefined,
   missingInputs: string[],
 ): JobDecision {
   if (j.outputs.length === 0) return { status: 'run', reason: 'never completed', detail: 'declares no outputs, so it always runs', missingInputs };
-  let oldestOutput = Infinity;
-  let oldestOutputPath = '';
   let firstMissing: string | undefined;
   let existing = 0;
   for (let k = 0; k < j.outputs.length; k++) {
     const out = j.outputs[k]!;
-    const m = mtime(out);
-    if (m === undefined) {
-      firstMissing ??= out;
-      continue;
-    }
-    existing += 1;
-    if (m < oldestOutput) {
-      oldestOutput = m;
-      oldestOutputPath = out;
-    }
+    if (exists(out)) existing += 1;
+    else firstMissing ??= out;
   }
   if (existing === 0) return { status: 'run', reason: 'never completed', missingInputs };
   if (firstMissing !== undefined) return { status: 'run', reason: 'outputs missing', detail: firstMissing, missingInputs };
   for (let k = 0; k < deps.length; k++) {
     const d = deps[k]!;
     if (decisions[d]?.status === 'run') return { status: 'run', reason: 'upstream will run', detail: jobs[d]!.id, missingInputs };
+  }
+  // Every output exists and nothing upstream runs: now the times matter.
+  let oldestOutput = Infinity;
+  let oldestOutputPath = '';
+  for (let k = 0; k < j.outputs.length; k++) {
+    const m = mtime(j.outputs[k]!);
+    if (m !== undefined && m < oldestOutput) {
+      oldestOutput = m;
+      oldestOutputPath = j.outputs[k]!;
+    }
+  }
+  let newestInput = -Infinity;
+  let newestInputPath: string | undefined;
+  for (let k = 0; k < j.inputs.length; k++) {
+    const m = mtime(j.inputs[k]!);
+    if (m !== undefined && m > newestInput) {
+      newestInput = m;
+      newestInputPath = j.inputs[k]!;
+    }
   }
   if (newestInput > oldestOutput) {
     return { status: 'run', reason: 'input newer', detail: `${newestInputPath} is newer than ${oldestOutputPath}`, missingInputs };
