@@ -32,9 +32,8 @@ export function decideStatuses(
     const key = pathKey(p);
     let state = known.get(key);
     if (state === undefined) {
-      const full = resolve(p);
-      const listed = existsInListing(full);
-      state = listed === false ? null : listed === true ? EXISTS : (fs.stat(full)?.mtimeMs ?? null);
+      const listed = existsInListing(key);
+      state = listed === false ? null : listed === true ? EXISTS : (fs.stat(resolve(p))?.mtimeMs ?? null);
       known.set(key, state);
     }
     return state !== null;
@@ -52,18 +51,21 @@ export function decideStatuses(
   // A fresh project has thousands of outputs in a few folders that do not exist yet: one look at each
   // folder answers "missing" for all of them, instead of one failed stat per file.
   const listings = new Map<string, Set<string> | null>();
-  const existsInListing = (full: string): boolean | undefined => {
-    const slash = full.lastIndexOf('/');
-    if (slash <= 0) return undefined;
-    const dir = full.slice(0, slash);
+  // Keyed by the directory as written (the workflow's relative paths), so a path is resolved only
+  // when its directory is listed for the first time or a stat is needed.
+  const existsInListing = (key: string): boolean | undefined => {
+    const slash = key.lastIndexOf('/');
+    if (slash === key.length - 1) return undefined; // "dir/": let stat answer
+    const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
     let names = listings.get(dir);
     if (names === undefined) {
-      const listed = fs.list(dir);
-      names = listed === undefined ? (fs.stat(dir) === undefined ? null : undefined) : new Set(listed);
+      const full = resolve(dir);
+      const listed = fs.list(full);
+      names = listed === undefined ? (fs.stat(full) === undefined ? null : undefined) : new Set(listed);
       if (names === undefined) return undefined;
       listings.set(dir, names);
     }
-    return names === null ? false : names.has(full.slice(slash + 1));
+    return names === null ? false : names.has(key.slice(slash + 1));
   };
   const decisions: (JobDecision | undefined)[] = new Array(jobs.length);
   for (let o = 0; o < dag.order.length; o++) {
