@@ -21,7 +21,7 @@ if (!existsSync(corpus)) {
   process.stderr.write(`compat: no corpus at ${corpus}; this script needs the shared folder beside the repository\n`);
   process.exit(2);
 }
-if (!existsSync(path.join(repo, 'dist/cli/main.js'))) {
+if (!existsSync(path.join(repo, 'dist/oxo-flow.cjs'))) {
   process.stderr.write('compat: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
 }
@@ -40,8 +40,8 @@ function listWorkflows(dir) {
 const failureText = (result, codes) =>
   result.noJson ? `no JSON (exit ${result.exit_code})` : result.internal_error ? `internal error: ${result.internal_error.message}` : `exit ${result.exit_code}: ${codes.join(', ')}`;
 
-function run(command, file) {
-  const r = spawnSync(process.execPath, [cli, '--json', command, file], {
+function run(command, file, extra = []) {
+  const r = spawnSync(process.execPath, [cli, '--json', command, file, ...extra], {
     cwd: repo,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
@@ -67,7 +67,10 @@ for (const file of listWorkflows(corpus)) {
   const lint = run('lint', file);
   const dry = run('dry-run', file);
   const lintCounts = lint.counts ?? { error: '?', warning: '?', info: '?' };
-  const dryErrors = [...new Set((dry.diagnostics ?? []).filter((d) => d.severity === 'error').map((d) => d.code))];
+  const errorCodes = (result) => [...new Set((result.diagnostics ?? []).filter((d) => d.severity === 'error').map((d) => d.code))];
+  const dryErrors = errorCodes(dry);
+  // A workflow stopped only by E021 is tried again with a sample list, to show what a source changes.
+  const withSamples = dry.exit_code !== 0 && dryErrors.length === 1 && dryErrors[0] === 'E021' ? run('dry-run', file, ['--samples', 'S1,S2']) : undefined;
   rows.push({
     file: shown,
     rules: readFileSync(file, 'utf8').match(/^\s*\[\[\s*rules\s*\]\]/gm)?.length ?? 0,
@@ -75,6 +78,7 @@ for (const file of listWorkflows(corpus)) {
     lint: lintCounts,
     lintCodes: [...codeCounts(lint.diagnostics ?? [], 'warning'), ...codeCounts(lint.diagnostics ?? [], 'info')].join(', '),
     dryRun: dry.exit_code === 0 ? `${dry.jobs?.length ?? 0} jobs` : failureText(dry, dryErrors),
+    withSamples: withSamples === undefined ? '' : withSamples.exit_code === 0 ? `${withSamples.jobs?.length ?? 0} jobs` : failureText(withSamples, errorCodes(withSamples)),
     ok: validate.exit_code === 0 && lint.exit_code === 0 && (dry.exit_code === 0 || (dryErrors.length === 1 && dryErrors[0] === 'E021')),
   });
 }
@@ -84,6 +88,7 @@ const valid = rows.filter((r) => r.validate === 'valid').length;
 const lintClean = rows.filter((r) => r.lint.error === 0).length;
 const planned = rows.filter((r) => r.dryRun.endsWith('jobs')).length;
 const e021 = rows.filter((r) => r.dryRun.includes('E021')).length;
+const rescued = rows.filter((r) => r.withSamples.endsWith('jobs')).length;
 
 const perFolder = new Map();
 for (const r of rows) perFolder.set(path.dirname(r.file), (perFolder.get(path.dirname(r.file)) ?? 0) + 1);
@@ -106,20 +111,22 @@ npm run build && node scripts/compat.mjs
 - **dry-run**: ${planned} of ${rows.length} planned; ${e021} stop with the documented error
   [E021](format.md#e021): a \`{sample}\`-style wildcard with no declared source. The reference engine
   leaves such wildcards literal and may write a file called \`{sample}.bam\`; we refuse and say how to
-  declare a source (\`[[sample_groups]]\`, \`workflow.sample_pattern\`, or \`--samples\`). Those
-  workflows dry-run once a source is given, e.g. \`oxo-flow dry-run web/qc.oxoflow --samples S1,S2\`.
+  declare a source (\`[[sample_groups]]\`, \`workflow.sample_pattern\`, or \`--samples\`). With
+  \`--samples S1,S2\`, ${rescued} of those ${e021} plan; the last column shows what the others report then
+  (for example E006 for a rule that mentions \`{sample}\` in its inputs but writes one shared output: a
+  fan-in, which needs \`expand_inputs\`; or E021 for a wildcard that no sample list can fill).
 
 ## Per workflow
 
 Lint counts are errors / warnings / info; the codes column lists the warning and info codes found
 (×N when a code fires more than once; see [codes.md](codes.md)).
 
-| workflow | rules | validate | lint (E / W / I) | lint codes | dry-run | as documented |
-|---|---:|---|---|---|---|---|
+| workflow | rules | validate | lint (E / W / I) | lint codes | dry-run | dry-run --samples S1,S2 | as documented |
+|---|---:|---|---|---|---|---|---|
 ${rows
   .map(
     (r) =>
-      `| \`${r.file}\` | ${r.rules} | ${r.validate} | ${r.lint.error} / ${r.lint.warning} / ${r.lint.info} | ${r.lintCodes || '—'} | ${r.dryRun} | ${r.ok ? 'yes' : '**no**'} |`,
+      `| \`${r.file}\` | ${r.rules} | ${r.validate} | ${r.lint.error} / ${r.lint.warning} / ${r.lint.info} | ${r.lintCodes || '—'} | ${r.dryRun} | ${r.withSamples || '—'} | ${r.ok ? 'yes' : '**no**'} |`,
   )
   .join('\n')}
 `;
