@@ -6,6 +6,9 @@ import { pathKey } from '../dag/build-dag.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import type { JobReason, JobStatus, PlanFs } from './types.js';
 
+/** Shared by every job with no missing input; frozen so that no caller can add to it by mistake. */
+const NONE_MISSING = Object.freeze([]) as unknown as string[];
+
 /** A path known to exist whose modification time has not been read yet. */
 const EXISTS: unique symbol = Symbol('exists');
 
@@ -72,15 +75,19 @@ export function decideStatuses(
     const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
-    const missingInputs: string[] = [];
+    // Most jobs miss nothing: they share one empty list instead of allocating their own.
+    let missingInputs: string[] = NONE_MISSING;
     for (let k = 0; k < j.inputs.length; k++) {
       const input = j.inputs[k]!;
       if (exists(input)) continue;
       const producer = dag.producers.get(pathKey(input));
-      if (producer === undefined || decisions[producer]?.reason === 'when false') missingInputs.push(input);
+      if (producer === undefined || decisions[producer]?.reason === 'when false') {
+        if (missingInputs === NONE_MISSING) missingInputs = [];
+        missingInputs.push(input);
+      }
     }
     if (whenFalse.has(j.rule.name)) {
-      decisions[i] = { status: 'skip', reason: 'when false', missingInputs: [] };
+      decisions[i] = { status: 'skip', reason: 'when false', missingInputs: NONE_MISSING };
       continue;
     }
     decisions[i] = decide(j, dag.deps[i]!, decisions, jobs, exists, mtime, missingInputs);
