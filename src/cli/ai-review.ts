@@ -37,9 +37,9 @@ export function aiRequest(
 
 export async function addAiReview(result: CommandResult, request: AiReviewRequest, ctx: CliContext): Promise<CommandResult> {
   if (!(await aiRequested(request, ctx))) return result;
-  const [{ loadSkillContext }, { resolveProvider }] = await Promise.all([
+  const [{ loadSkillContext }, { resolveProjectProvider }] = await Promise.all([
     import('../ai/skills/index.js'),
-    import('../ai/providers/resolve.js'),
+    import('../ai/project-provider.js'),
   ]);
   const skills = await loadSkillContext({
     cwd: ctx.cwd,
@@ -49,20 +49,7 @@ export async function addAiReview(result: CommandResult, request: AiReviewReques
     skillFlags: request.skillFlags,
     command: request.command,
   });
-  const table = skills.projectConfig.table;
-  const provider = resolveProvider({
-    env: ctx.env,
-    homeDir: skills.homeDir,
-    project: {
-      ...(table.provider !== undefined ? { provider: table.provider } : {}),
-      ...(table.model !== undefined ? { model: table.model } : {}),
-      ...(skills.projectConfig.baseUrl !== undefined ? { baseUrl: skills.projectConfig.baseUrl } : {}),
-    },
-    workflow: {
-      ...(request.workflowAi?.provider !== undefined ? { provider: request.workflowAi.provider } : {}),
-      ...(request.workflowAi?.model !== undefined ? { model: request.workflowAi.model } : {}),
-    },
-  });
+  const provider = resolveProjectProvider(skills, ctx.env);
   const disabled = provider.kind === 'disabled';
   const reason = disabled
     ? 'no AI provider is configured'

@@ -3,7 +3,8 @@
 // No network unless --check, which connects to each MCP server of an active tool skill.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { resolveProvider, type ResolvedProvider } from '../../ai/providers/resolve.js';
+import { resolveProjectProvider } from '../../ai/project-provider.js';
+import type { ResolvedProvider } from '../../ai/providers/resolve.js';
 import { loadSkillContext, skillAlias, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { CliContext } from '../context.js';
@@ -40,12 +41,7 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
     skillFlags: opts.skill ?? [],
   });
   diagnostics.push(...sc.diagnostics, ...sc.activation.warnings);
-  const provider = resolveProvider({
-    env: ctx.env,
-    homeDir: sc.homeDir,
-    project: { ...pick(sc.projectConfig.table, ['provider', 'model']), ...(sc.projectConfig.baseUrl ? { baseUrl: sc.projectConfig.baseUrl } : {}) },
-    ...(sc.workflowAi ? { workflow: pick(sc.workflowAi, ['provider', 'model']) } : {}),
-  });
+  const provider = resolveProjectProvider(sc, ctx.env);
   diagnostics.push(...provider.diagnostics);
   const checks = opts.check ? await checkServers(sc, ctx, diagnostics) : undefined;
   if (opts.check && provider.kind !== 'disabled') {
@@ -72,12 +68,6 @@ async function checkServers(sc: SkillContext, ctx: CliContext, diagnostics: Diag
     if (st.error) diagnostics.push(diagnostic(st.error.code, `MCP server ${st.name} (${st.url}): ${st.error.message}`, st.error.hint ? { hint: st.error.hint } : {}));
   }
   return new Map(statuses.map((st) => [st.name, st]));
-}
-
-function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
-  return out;
 }
 
 function activeToolServers(sc: SkillContext, checks?: ServerChecks) {
