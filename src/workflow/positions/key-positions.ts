@@ -195,36 +195,27 @@ class Scanner {
   }
 
   private array(path: (string | number)[]): void {
-    const s = this.s;
-    this.i += 1;
     let n = 0;
-    while (this.i < s.length) {
-      this.skipBlank(true);
-      const c = s[this.i];
-      if (c === ']') {
-        this.i += 1;
-        return;
-      }
-      if (c === ',') {
-        this.i += 1;
-        continue;
-      }
-      const before = this.i;
+    this.delimited(']', () => {
       const element = [...path, n];
       this.index.recordKey(element, this.i);
       this.value(element);
       n += 1;
-      if (this.i === before) this.i += 1;
-    }
+    });
   }
 
   private inlineTable(path: (string | number)[]): void {
+    this.delimited('}', () => this.keyValue(path));
+  }
+
+  /** `[a, b]` or `{ k = v, … }` from the opening bracket: one `item` per entry, up to `close`. */
+  private delimited(close: ']' | '}', item: () => void): void {
     const s = this.s;
     this.i += 1;
     while (this.i < s.length) {
       this.skipBlank(true);
       const c = s[this.i];
-      if (c === '}') {
+      if (c === close) {
         this.i += 1;
         return;
       }
@@ -233,8 +224,8 @@ class Scanner {
         continue;
       }
       const before = this.i;
-      this.keyValue(path);
-      if (this.i === before) this.i += 1;
+      item();
+      if (this.i === before) this.i += 1; // never stall on text the scanner does not understand
     }
   }
 
