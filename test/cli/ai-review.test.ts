@@ -1,9 +1,9 @@
 // `--ai` on validate, lint and dry-run: the deterministic result is unchanged, and the `ai` section
 // says which skills are active and why no review text is present. Nothing touches the network.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/plan-workflow.js';
 import { runCli, runCliJson } from '../helpers/run-cli.js';
 
 const WORKFLOW = `[workflow]
@@ -20,7 +20,7 @@ shell = "echo hello > {output} 2> {log}"
 `;
 
 function project(workflow = WORKFLOW): { dir: string; env: Record<string, string | undefined> } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'oxo-ai-review-'));
+  const dir = tempDir('oxo-ai-review-');
   writeFileSync(path.join(dir, 'main.oxoflow'), workflow);
   const home = path.join(dir, 'home');
   mkdirSync(path.join(home, 'skills'), { recursive: true });

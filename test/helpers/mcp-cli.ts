@@ -2,7 +2,7 @@
 // process, so a blocking spawnSync would starve them), and inside a real pseudo-terminal via
 // util-linux `script`, answering the approval prompt once it appears.
 import { spawn } from 'node:child_process';
-import { CLI } from './run-cli.js';
+import { CLI, childEnv } from './run-cli.js';
 
 export interface AsyncRun {
   code: number | null;
@@ -10,10 +10,9 @@ export interface AsyncRun {
   stderr: string;
 }
 
+/** CI is removed (unless a test sets it) so that the approval prompt can be reached. */
 function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', CI: undefined, ...extra };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  return env as NodeJS.ProcessEnv;
+  return childEnv({ CI: undefined, ...extra });
 }
 
 export function runCliAsync(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<AsyncRun> {

@@ -4,6 +4,13 @@ import path from 'node:path';
 
 export const CLI = path.resolve(__dirname, '../../bin/oxo-flow.js');
 
+/** The test process's environment without colour, plus `extra`; an undefined value removes a variable. */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...extra };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env as NodeJS.ProcessEnv;
+}
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -11,11 +18,9 @@ export interface CliRun {
 }
 
 export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): CliRun {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...options.env };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? process.cwd(),
-    env: env as NodeJS.ProcessEnv,
+    env: childEnv(options.env),
     input: options.input ?? '',
     encoding: 'utf8',
     timeout: 60_000,
