@@ -1,12 +1,12 @@
 // The command line: every command and flag, each action a lazy import of its own module.
 // Nothing here computes; one place (emitResult) prints and picks the exit code.
-import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import { packageVersion } from '../package-root.js';
 import { decideColor, type CliContext } from './context.js';
-import { emitResult } from './output.js';
+import { emitResult, type Streams } from './output.js';
 import type { CommandResult } from './result.js';
+import { fdSink, isTerminal } from './std-streams.js';
 import { makeStyle } from './style.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -18,8 +18,11 @@ interface GlobalFlags {
   verbose?: boolean;
 }
 
+const streams: Streams = { stdout: fdSink(1), stderr: fdSink(2) };
+
 function makeContext(flags: GlobalFlags, version: string): CliContext {
-  const stderrIsTTY = isatty(2);
+  const stderrIsTTY = isTerminal(2);
+  let stdinIsTTY: boolean | undefined;
   return {
     cwd: process.cwd(),
     env: process.env,
@@ -27,14 +30,18 @@ function makeContext(flags: GlobalFlags, version: string): CliContext {
     color: decideColor(process.env, flags.color, stderrIsTTY),
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),
-    // isatty(0), not process.stdin.isTTY: touching process.stdin builds a stream (and loads its
-    // modules) that only the approval prompt ever reads.
-    stdinIsTTY: isatty(0),
+    // Looked up when asked (only the approval gate asks), not process.stdin.isTTY: touching
+    // process.stdin builds a stream that only the approval prompt ever reads.
+    get stdinIsTTY() {
+      return (stdinIsTTY ??= isTerminal(0));
+    },
     stderrIsTTY,
     get stdin() {
       return process.stdin;
     },
-    stderr: process.stderr,
+    get stderr() {
+      return process.stderr;
+    },
     version,
     now: () => new Date(),
   };
@@ -42,7 +49,12 @@ function makeContext(flags: GlobalFlags, version: string): CliContext {
 
 type Runner = (ctx: CliContext) => Promise<CommandResult>;
 
-export function buildProgram(version: string, onRun: (name: string, cmd: Command, run: Runner) => Promise<void>): Command {
+/**
+ * The whole command tree, or (with `only`) just the named top-level command: a run that names its
+ * command needs nothing else, and building all of them costs more than parsing the command line.
+ */
+export function buildProgram(version: string, onRun: (name: string, cmd: Command, run: Runner) => Promise<void>, only?: string): Command {
+  const wanted = (name: string) => only === undefined || only === name;
   const program = new Command('oxo-flow')
     .description('Bioinformatics workflow engine for .oxoflow pipelines, with an opt-in AI layer')
     .version(version, '--version', 'print the version')
@@ -66,82 +78,105 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
       .option('--no-ai', 'turn off AI even when the workflow enables it')
       .option('--skill <name>', 'activate a skill for this command (repeatable)', collect, [] as string[]);
 
-  aiOptions(
-    program.command('validate').argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)').description('check a workflow for errors'),
-  ).action(
-    action('validate', ([wf], opts) => async (ctx) => (await import('./commands/validate.js')).validate({ workflow: wf as string | undefined, ...opts }, ctx)),
-  );
+  if (wanted('validate')) {
+    aiOptions(
+      program.command('validate').argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)').description('check a workflow for errors'),
+    ).action(
+      action('validate', ([wf], opts) => async (ctx) => (await import('./commands/validate.js')).validate({ workflow: wf as string | undefined, ...opts }, ctx)),
+    );
+  }
 
-  aiOptions(
-    program
-      .command('lint')
-      .argument('[workflow]', 'the .oxoflow file')
-      .option('--strict', 'fail on warnings too')
-      .description('check a workflow for errors, risks and style'),
-  ).action(action('lint', ([wf], opts) => async (ctx) => (await import('./commands/lint.js')).lint({ workflow: wf as string | undefined, ...opts }, ctx)));
+  if (wanted('lint')) {
+    aiOptions(
+      program
+        .command('lint')
+        .argument('[workflow]', 'the .oxoflow file')
+        .option('--strict', 'fail on warnings too')
+        .description('check a workflow for errors, risks and style'),
+    ).action(action('lint', ([wf], opts) => async (ctx) => (await import('./commands/lint.js')).lint({ workflow: wf as string | undefined, ...opts }, ctx)));
+  }
 
-  aiOptions(
+  if (wanted('dry-run')) {
+    aiOptions(
+      program
+        .command('dry-run')
+        .argument('[workflow]', 'the .oxoflow file')
+        .argument('[overrides...]', 'config overrides KEY=VALUE')
+        .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
+        .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+        .description('show the jobs a run would execute, with their status and commands'),
+    ).action(
+      action('dry-run', ([wf, overrides], opts) => async (ctx) =>
+        (await import('./commands/dry-run.js')).dryRun({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
+      ),
+    );
+  }
+
+  if (wanted('graph')) {
     program
-      .command('dry-run')
+      .command('graph')
       .argument('[workflow]', 'the .oxoflow file')
       .argument('[overrides...]', 'config overrides KEY=VALUE')
-      .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
-      .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
-      .description('show the jobs a run would execute, with their status and commands'),
-  ).action(
-    action('dry-run', ([wf, overrides], opts) => async (ctx) =>
-      (await import('./commands/dry-run.js')).dryRun({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
-    ),
-  );
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
+      .option('--expanded', 'draw jobs (one node per sample) instead of rules')
+      .option('--samples <list>', 'comma-separated sample names (with --expanded)')
+      .description('draw the rule graph, or the job graph with --expanded')
+      .action(
+        action('graph', ([wf, overrides], opts) => async (ctx) =>
+          (await import('./commands/graph.js')).graph({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
+        ),
+      );
+  }
 
-  program
-    .command('graph')
-    .argument('[workflow]', 'the .oxoflow file')
-    .argument('[overrides...]', 'config overrides KEY=VALUE')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
-    .option('--expanded', 'draw jobs (one node per sample) instead of rules')
-    .option('--samples <list>', 'comma-separated sample names (with --expanded)')
-    .description('draw the rule graph, or the job graph with --expanded')
-    .action(
-      action('graph', ([wf, overrides], opts) => async (ctx) =>
-        (await import('./commands/graph.js')).graph({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
-      ),
-    );
+  if (wanted('template')) {
+    program
+      .command('template')
+      .argument('[name]', 'template to write (omit to list them)')
+      .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
+      .option('--force', 'overwrite an existing file')
+      .description('list the built-in templates, or write one')
+      .action(
+        action('template', ([name], opts) => async (ctx) =>
+          (await import('./commands/template.js')).template({ name: name as string | undefined, ...opts }, ctx),
+        ),
+      );
+  }
 
-  program
-    .command('template')
-    .argument('[name]', 'template to write (omit to list them)')
-    .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
-    .option('--force', 'overwrite an existing file')
-    .description('list the built-in templates, or write one')
-    .action(
-      action('template', ([name], opts) => async (ctx) =>
-        (await import('./commands/template.js')).template({ name: name as string | undefined, ...opts }, ctx),
-      ),
-    );
+  if (wanted('init')) {
+    program
+      .command('init')
+      .argument('<name>', 'project directory to create')
+      .option('-t, --template <template>', 'built-in template to start from', 'hello-world')
+      .description('create a new project that validates and dry-runs')
+      .action(action('init', ([name], opts) => async (ctx) => (await import('./commands/init.js')).init({ name: name as string, ...opts }, ctx)));
+  }
 
-  program
-    .command('init')
-    .argument('<name>', 'project directory to create')
-    .option('-t, --template <template>', 'built-in template to start from', 'hello-world')
-    .description('create a new project that validates and dry-runs')
-    .action(action('init', ([name], opts) => async (ctx) => (await import('./commands/init.js')).init({ name: name as string, ...opts }, ctx)));
+  if (wanted('schema')) {
+    program
+      .command('schema')
+      .description('print the JSON Schema of the .oxoflow format (for editor support)')
+      .action(action('schema', () => async (ctx) => (await import('./commands/schema.js')).schema({}, ctx)));
+  }
 
-  program
-    .command('schema')
-    .description('print the JSON Schema of the .oxoflow format (for editor support)')
-    .action(action('schema', () => async (ctx) => (await import('./commands/schema.js')).schema({}, ctx)));
+  if (wanted('completions')) {
+    program
+      .command('completions')
+      .addArgument(new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+      .description('print a shell completion script')
+      .action(
+        action('completions', ([shell]) => async (ctx) =>
+          (await import('./commands/completions.js')).completions({ shell: shell as 'bash' | 'zsh' | 'fish' }, ctx),
+        ),
+      );
+  }
 
-  program
-    .command('completions')
-    .addArgument(new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-    .description('print a shell completion script')
-    .action(
-      action('completions', ([shell]) => async (ctx) =>
-        (await import('./commands/completions.js')).completions({ shell: shell as 'bash' | 'zsh' | 'fish' }, ctx),
-      ),
-    );
+  if (wanted('ai')) registerAi(program, action);
+  return program;
+}
 
+type Action = (name: string, run: (args: unknown[], opts: Record<string, unknown>) => Runner) => (this: Command, ...args: unknown[]) => Promise<void>;
+
+function registerAi(program: Command, action: Action): void {
   const ai = program.command('ai').description('the AI layer: skills, provider, MCP tools');
   const projectOption = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
   projectOption(
@@ -218,8 +253,6 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
         (await import('./commands/ai-call.js')).aiCall({ tool: tool as string, workflow: wf as string | undefined, ...opts }, ctx),
       ),
     );
-
-  return program;
 }
 
 /** Entry point used by bin/oxo-flow.js. */
@@ -228,9 +261,8 @@ export async function main(argv: string[]): Promise<void> {
   const wantsJson = argv.includes('--json');
   let exitCode = 0;
   let ran = false;
-  const streams = { stdout: process.stdout, stderr: process.stderr };
 
-  const program = buildProgram(version, async (name, cmd, run) => {
+  const onRun = async (name: string, cmd: Command, run: Runner) => {
     ran = true;
     const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
     try {
@@ -239,21 +271,24 @@ export async function main(argv: string[]): Promise<void> {
     } catch (err) {
       exitCode = reportInternalError(name, err, ctx);
     }
-  });
+  };
+  let program = buildProgram(version, onRun, namedCommand(argv));
+  // Not a command name after all (a typo, `help`): the whole tree, for help and suggestions.
+  if (program.commands.length === 0) program = buildProgram(version, onRun);
   program.exitOverride();
   let usageText = '';
   program.configureOutput({
-    writeOut: (s) => process.stdout.write(s),
+    writeOut: (s) => streams.stdout.write(s),
     writeErr: (s) => {
       usageText += s;
     },
   });
   for (const sub of program.commands) {
     sub.exitOverride();
-    sub.configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => (usageText += s) });
+    sub.configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => (usageText += s) });
     for (const subsub of sub.commands) {
       subsub.exitOverride();
-      subsub.configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => (usageText += s) });
+      subsub.configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => (usageText += s) });
     }
   }
 
@@ -267,7 +302,7 @@ export async function main(argv: string[]): Promise<void> {
       }
       if (err.code === 'commander.help') {
         // A command group called without a subcommand: its help is the answer, but it is still a usage error.
-        process.stderr.write(usageText);
+        streams.stderr.write(usageText);
         process.exitCode = 2;
         return;
       }
@@ -297,6 +332,15 @@ export async function main(argv: string[]): Promise<void> {
   process.exitCode = exitCode;
 }
 
+/** The first word of the command line, unless a help flag comes first (root help lists every command). */
+function namedCommand(argv: string[]): string | undefined {
+  for (const arg of argv.slice(2)) {
+    if (arg === '-h' || arg === '--help') return undefined;
+    if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
 function commandNameFrom(argv: string[]): string {
   return argv.slice(2).find((a) => !a.startsWith('-')) ?? 'oxo-flow';
 }
@@ -305,11 +349,11 @@ function reportInternalError(name: string, err: unknown, ctx: CliContext): numbe
   const e = err instanceof Error ? err : new Error(String(err));
   const message = `internal error in \`oxo-flow ${name}\`: ${e.message}. This is a bug, please report it with this output (oxo-flow ${ctx.version}, Node ${process.version}).`;
   if (ctx.json) {
-    process.stdout.write(
+    streams.stdout.write(
       `${JSON.stringify({ schema_version: 1, command: name, ok: false, exit_code: 1, internal_error: { message: e.message } }, null, 2)}\n`,
     );
   }
-  process.stderr.write(`${message}\n`);
-  if (ctx.verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+  streams.stderr.write(`${message}\n`);
+  if (ctx.verbose && e.stack) streams.stderr.write(`${e.stack}\n`);
   return 1;
 }

@@ -3,13 +3,14 @@ import { countBySeverity, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { CliContext } from './context.js';
 import { renderDiagnostics } from './render-diagnostics.js';
 import { exitCodeFor, type CommandResult } from './result.js';
+import type { TextSink } from './std-streams.js';
 import type { Style } from './style.js';
 
 export const JSON_SCHEMA_VERSION = 1;
 
 export interface Streams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdout: TextSink;
+  stderr: TextSink;
 }
 
 /** Write the result (JSON on stdout, or human text on stderr) and return the exit code. */

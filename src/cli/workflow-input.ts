@@ -22,7 +22,7 @@ export async function loadAndCheck(arg: string | undefined, ctx: CliContext, opt
   if (!resolved.ok) return { kind: 'unreadable', diagnostics: [resolved.diagnostic] };
   const relative = path.relative(ctx.cwd, resolved.path);
   const shown = relative === '' || relative.startsWith('..') ? resolved.path : relative;
-  const loaded = await readWorkflowFile(resolved.path, { displayPath: shown });
+  const loaded = readWorkflowFile(resolved.path, { displayPath: shown });
   if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000')) {
     return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
   }

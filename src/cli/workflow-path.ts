@@ -8,9 +8,9 @@ export type WorkflowPathResult = { ok: true; path: string } | { ok: false; diagn
 export function resolveWorkflowPath(arg: string | undefined, cwd: string): WorkflowPathResult {
   if (arg !== undefined) {
     const full = path.resolve(cwd, arg);
-    let isDir = false;
+    let stats;
     try {
-      isDir = statSync(full).isDirectory();
+      stats = statSync(full);
     } catch {
       return {
         ok: false,
@@ -20,10 +20,22 @@ export function resolveWorkflowPath(arg: string | undefined, cwd: string): Workf
         }),
       };
     }
-    if (!isDir) return { ok: true, path: full };
-    return findInDirectory(full, arg);
+    if (stats.isDirectory()) return findInDirectory(full, arg);
+    return regularFile(full, arg, stats.isFile());
   }
   return findInDirectory(cwd, '.');
+}
+
+/** A FIFO or a device would block the read (or never end): refuse it before anything opens it. */
+function regularFile(full: string, shown: string, isFile?: boolean): WorkflowPathResult {
+  if (isFile ?? statSync(full, { throwIfNoEntry: false })?.isFile()) return { ok: true, path: full };
+  return {
+    ok: false,
+    diagnostic: diagnostic('CLI003', `cannot read workflow ${shown}: it is not a regular file`, {
+      file: shown,
+      hint: 'pass the path of a .oxoflow file',
+    }),
+  };
 }
 
 function findInDirectory(dir: string, shown: string): WorkflowPathResult {
@@ -36,9 +48,10 @@ function findInDirectory(dir: string, shown: string): WorkflowPathResult {
       diagnostic: diagnostic('CLI003', `cannot read directory ${shown}: ${(err as Error).message}`, { file: shown }),
     };
   }
-  if (names.includes('main.oxoflow')) return { ok: true, path: path.join(dir, 'main.oxoflow') };
+  const join = (name: string) => regularFile(path.join(dir, name), shown === '.' ? name : path.join(shown, name));
+  if (names.includes('main.oxoflow')) return join('main.oxoflow');
   const candidates = names.filter((n) => n.endsWith('.oxoflow')).sort();
-  if (candidates.length === 1) return { ok: true, path: path.join(dir, candidates[0]!) };
+  if (candidates.length === 1) return join(candidates[0]!);
   const found =
     candidates.length === 0
       ? `no main.oxoflow and no *.oxoflow file in ${shown}`

@@ -49,7 +49,7 @@ describe('oxo-flow ai (status)', () => {
     expect(r.stderr).toMatch(/rnaseq-reviewer\s+project\s+SKILL\.md\s+knowledge\s+ok\s+no/);
     expect(r.stderr).toMatch(/qc-expert\s+user\s+toml\s+knowledge\s+ok\s+no/);
     expect(r.stderr).toContain('Status: DISABLED');
-    expect(r.stderr).toContain('oxo-flow ai setup');
+    expect(r.stderr).toContain('export OXO_FLOW_AI_PROVIDER');
     expect(r.stderr).toMatch(/\+ 10 built-in skills \(10 ok\); list them with --all/);
     expect(runCli(['ai', 'status', '--all'], { cwd: t.projectDir, env }).stderr).toMatch(/fastq-qc\s+builtin\s+SKILL\.md/);
   });

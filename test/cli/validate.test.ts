@@ -1,4 +1,5 @@
 // `oxo-flow validate` end to end: the built CLI on real files in a temp directory.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,13 @@ describe('oxo-flow validate', () => {
     expect(r.code).toBe(0);
     expect(r.stderr.trim()).toBe('✓ good.oxoflow — 2 rules');
     expect(r.stdout).toBe('');
+  });
+
+  it('refuses a FIFO as the workflow (CLI003, exit 2) instead of waiting for a writer', () => {
+    execFileSync('mkfifo', [path.join(dir, 'pipe.oxoflow')]);
+    const r = runCli(['validate', 'pipe.oxoflow'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error CLI003: cannot read workflow pipe.oxoflow: it is not a regular file');
   });
 
   it('without a file argument and no .oxoflow choice, exits 2 with CLI002', () => {

@@ -100,8 +100,8 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
   if (!kindPick) {
     const keyed = (['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEEPSEEK_API_KEY'] as const).find((k) => nonEmpty(env[k]));
     const hint = keyed
-      ? `${keyed} is set: enable AI with OXO_FLOW_AI_PROVIDER=${keyed.split('_')[0]!.toLowerCase()}, or run \`oxo-flow ai setup\``
-      : 'run `oxo-flow ai setup`, or export OXO_FLOW_AI_PROVIDER=<openai|anthropic|deepseek|ollama> and its API key (e.g. OPENAI_API_KEY)';
+      ? `${keyed} is set: enable AI with OXO_FLOW_AI_PROVIDER=${keyed.split('_')[0]!.toLowerCase()}, or set "provider" in ${configFile}`
+      : `export OXO_FLOW_AI_PROVIDER=<openai|anthropic|deepseek|ollama> and its API key (e.g. OPENAI_API_KEY), or set "provider" in ${configFile}`;
     return { ...base, kind: 'disabled', kindSource: 'none', hint };
   }
   const [rawKind, kindSource] = kindPick;
@@ -111,7 +111,7 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
     diagnostics.push(diagnostic('PV001', `unknown AI provider "${rawKind}" (from ${kindSource}); AI stays disabled`));
     return { ...base, kind: 'disabled', kindSource, hint: 'use one of openai, anthropic, deepseek, ollama, scripted' };
   }
-  if (kind === 'disabled') return { ...base, kind, kindSource, hint: 'AI is turned off explicitly; unset it or run `oxo-flow ai setup` to enable it' };
+  if (kind === 'disabled') return { ...base, kind, kindSource, hint: `AI is turned off explicitly (${kindSource}); remove that setting to enable it` };
 
   const out: ResolvedProvider = { ...base, kind, kindSource };
   const fromConfig = nonEmpty(config.value?.provider)?.toLowerCase() === kind;
@@ -154,7 +154,7 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
     out.keySource = keyPick[1];
     out.apiKey = () => key;
   } else if (kind !== 'ollama') {
-    diagnostics.push(diagnostic('PV004', `provider ${kind} has no API key`, { hint: `export ${defaults.keyEnv ?? 'OXO_FLOW_AI_API_KEY'}=..., or run \`oxo-flow ai setup\`` }));
+    diagnostics.push(diagnostic('PV004', `provider ${kind} has no API key`, { hint: `export ${defaults.keyEnv ?? 'OXO_FLOW_AI_API_KEY'}=..., or put it in ${configFile} (mode 0600)` }));
   }
   return out;
 }

@@ -83,7 +83,7 @@ export async function loadSkillContext(input: SkillContextInput): Promise<SkillC
 /** The workflow's `[ai]` table through the engine's loader (loaded lazily: only commands with a workflow pay for it). */
 async function readWorkflowAi(file: string): Promise<{ ai?: AiTable; diagnostics: Diagnostic[] }> {
   const { readWorkflowFile } = await import('../../workflow/load/index.js');
-  const result = await readWorkflowFile(file);
+  const result = readWorkflowFile(file);
   if (result.workflow) return result.workflow.ai ? { ai: result.workflow.ai, diagnostics: [] } : { diagnostics: [] };
   const first = result.diagnostics.find((d) => d.severity === 'error');
   return {

@@ -41,7 +41,7 @@ export const skillCodes = {
   SK040: { severity: 'error', title: 'ai.toml cannot be parsed', doc },
   SK041: { severity: 'error', title: 'ai.toml value has the wrong type', doc },
   SK042: { severity: 'warning', title: 'unknown key in ai.toml (ignored)', doc },
-  SK043: { severity: 'error', title: 'an API key does not belong in a project or workflow file', hint: 'remove it; set OXO_FLOW_AI_API_KEY (or run `oxo-flow ai setup`) instead', doc },
+  SK043: { severity: 'error', title: 'an API key does not belong in a project or workflow file', hint: 'remove it; set OXO_FLOW_AI_API_KEY (or the provider key variable, e.g. OPENAI_API_KEY) instead', doc },
   SK044: { severity: 'error', title: 'ai.toml cannot be read', doc },
   SK045: { severity: 'warning', title: "the workflow has errors, so its [ai] table was not read", hint: 'run `oxo-flow validate` on it', doc },
   SK046: { severity: 'warning', title: '`ai status --check` cannot check the provider: this build has no provider client yet', doc },
@@ -49,8 +49,8 @@ export const skillCodes = {
   SK050: { severity: 'error', title: 'skill path given to validate does not exist or is not a skill', doc },
   // --- provider resolution (status only, never the network) ---
   PV001: { severity: 'error', title: 'unknown AI provider', hint: 'use one of openai, anthropic, deepseek, ollama, scripted, disabled', doc },
-  PV002: { severity: 'error', title: 'ai_config.json cannot be read or parsed', hint: 'fix the file or write it again with `oxo-flow ai setup`', doc },
-  PV003: { severity: 'error', title: 'ai_config.json has a schema_version this oxo-flow does not know', hint: 'run `oxo-flow ai setup` to write it again, or upgrade oxo-flow', doc },
+  PV002: { severity: 'error', title: 'ai_config.json cannot be read or parsed', hint: 'fix the JSON (its fields are in docs/skills.md), or remove the file', doc },
+  PV003: { severity: 'error', title: 'ai_config.json has a schema_version this oxo-flow does not know', hint: 'set "schema_version": 1, or upgrade oxo-flow', doc },
   PV004: { severity: 'warning', title: 'AI provider has no API key', doc },
   PV005: { severity: 'warning', title: 'scripted provider has no script file', hint: 'set OXO_FLOW_AI_SCRIPT to a JSON script file', doc },
 } as const satisfies Record<string, CodeInfo>;

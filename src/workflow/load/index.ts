@@ -1,6 +1,6 @@
 // Loading is a pipeline: text → TOML (E000) → schema (E020/E024/E025) → normalised Workflow
 // (E004/E023/E024). `loadWorkflow` is pure; `readWorkflowFile` is the one I/O edge.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -73,11 +73,11 @@ export function loadWorkflow(text: string, file: string, options: { dir?: string
 }
 
 /** Read and load a workflow file; an unreadable file is CLI003. */
-export async function readWorkflowFile(filePath: string, options: { displayPath?: string } = {}): Promise<LoadResult> {
+export function readWorkflowFile(filePath: string, options: { displayPath?: string } = {}): LoadResult {
   const shown = options.displayPath ?? filePath;
   let text: string;
   try {
-    text = await readFile(filePath, 'utf8');
+    text = readFileSync(filePath, 'utf8');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message;

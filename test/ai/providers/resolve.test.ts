@@ -14,7 +14,7 @@ describe('provider resolution (status only)', () => {
   it('nothing configured → disabled with a setup hint', () => {
     const p = resolveProvider({ env: {}, homeDir: home });
     expect(p).toMatchObject({ kind: 'disabled', kindSource: 'none', keyPresent: false });
-    expect(p.hint).toContain('oxo-flow ai setup');
+    expect(p.hint).toContain('OXO_FLOW_AI_PROVIDER');
   });
 
   it('a key alone does not enable AI, but the hint says how', () => {
