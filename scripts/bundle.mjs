@@ -13,11 +13,13 @@
 //
 // Packages that only some commands need stay outside both and load on demand.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
+for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
 
 /** The modules (dist/, relative) that make up the second bundle's exports. */
 const MORE = [
@@ -93,3 +95,9 @@ await build({
   outfile: 'dist/oxo-flow-more.cjs',
   plugins: [lazyChildProcess],
 });
+
+// The core's first line names its build by content hash; bin/oxo-flow.js uses it to find the code
+// cache that scripts/code-cache.cjs writes for exactly this bundle.
+const core = `${root}dist/oxo-flow.cjs`;
+const text = readFileSync(core, 'utf8');
+writeFileSync(core, `// oxo-flow build ${createHash('sha256').update(text).digest('hex').slice(0, 16)}\n${text}`);

@@ -267,7 +267,7 @@ export async function main(argv: string[]): Promise<void> {
     const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
     try {
       const result = await run(ctx);
-      exitCode = emitResult(name, result, ctx, streams, await makeStyle(ctx.color && !ctx.json));
+      exitCode = emitResult(name, result, ctx, streams, makeStyle(ctx.color && !ctx.json));
     } catch (err) {
       exitCode = reportInternalError(name, err, ctx);
     }
@@ -319,7 +319,7 @@ export async function main(argv: string[]): Promise<void> {
         ],
         human: () => rest.filter((line) => !line.startsWith('(Did you mean')).join('\n'),
       };
-      process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams, await makeStyle(ctx.color && !ctx.json));
+      process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams, makeStyle(ctx.color && !ctx.json));
       return;
     }
     throw err;

@@ -1,5 +1,6 @@
 // The few text styles human output uses. Plain output (no TTY, NO_COLOR, --no-color, --json) never
 // loads chalk; colour loads it on demand.
+import { createRequire } from 'node:module';
 
 export interface Style {
   bold(text: string): string;
@@ -14,9 +15,11 @@ const same = (text: string) => text;
 
 export const plainStyle: Style = { bold: same, dim: same, red: same, green: same, yellow: same, cyan: same };
 
-export async function makeStyle(color: boolean): Promise<Style> {
+export function makeStyle(color: boolean): Style {
   if (!color) return plainStyle;
-  const { Chalk } = await import('chalk');
+  // require, not import(): the bundle may run from a V8 code cache, where a dynamic import has no
+  // loader to call. chalk is an ES module; Node 20.19+ and 22.12+ require those synchronously.
+  const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
   const c = new Chalk({ level: 1 });
   return {
     bold: (t) => c.bold(t),

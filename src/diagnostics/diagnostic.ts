@@ -55,14 +55,19 @@ export function countBySeverity(diagnostics: readonly Diagnostic[]): Record<Seve
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
+/** Code-unit order: the same on every machine and locale (and no ICU collator to load). */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Stable order for output: file, line, column, then severity and code. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort(
     (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
+      compareText(a.file ?? '', b.file ?? '') ||
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
       severityRank[a.severity] - severityRank[b.severity] ||
-      a.code.localeCompare(b.code),
+      compareText(a.code, b.code),
   );
 }

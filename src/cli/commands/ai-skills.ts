@@ -1,7 +1,7 @@
 // `oxo-flow ai skills list | show | validate | new`: read-only views of skill discovery, plus a scaffold.
 import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { compareText, diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { resolveProjectDir } from '../../ai/project.js';
 import {
   discoverInRoots,
@@ -48,7 +48,7 @@ const STATUS_ORDER: Record<string, number> = { project: 0, user: 1, builtin: 2 }
 /** The human table: name, scope, format, type, status, active, description; a reason line under each non-ok skill. */
 export function renderSkillTable(skills: readonly Skill[], activeSet: ReadonlySet<Skill>, style: Style, indent = '  '): string {
   if (skills.length === 0) return `${indent}(none)`;
-  const sorted = [...skills].sort((a, b) => STATUS_ORDER[a.scope]! - STATUS_ORDER[b.scope]! || a.name.localeCompare(b.name) || a.format.localeCompare(b.format));
+  const sorted = [...skills].sort((a, b) => STATUS_ORDER[a.scope]! - STATUS_ORDER[b.scope]! || compareText(a.name, b.name) || compareText(a.format, b.format));
   const rows = sorted.map((s) => [s.name, s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no']);
   const header = ['NAME', 'SCOPE', 'FORMAT', 'TYPE', 'STATUS', 'ACTIVE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

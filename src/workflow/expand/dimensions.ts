@@ -46,7 +46,7 @@ export function ruleDimensions(
   diagnostics: Diagnostic[],
 ): Dimension[] | undefined {
   const dims: Dimension[] = [];
-  const where = locate(ctx.workflow, rule);
+  const where = () => locate(ctx.workflow, rule); // only for a diagnostic: positions cost a scan of the file
   const pairNames = [...mentioned].filter((n) => PAIR_SET.has(n));
   if (pairNames.length > 0) {
     const pairs = ctx.workflow.pairs.filter((p) => !needsControl(pairNames) || p.control !== undefined);
@@ -54,7 +54,7 @@ export function ruleDimensions(
       if (!ctx.standIns) {
         diagnostics.push(
           diagnostic('E021', `\`{${pairNames[0]}}\` in rule ${rule.name} has no source: declare [[pairs]]`, {
-            ...where,
+            ...where(),
             rule: rule.name,
             hint: ctx.workflow.pairs.length > 0 ? 'every [[pairs]] entry lacks a control, but this rule needs one' : 'add [[pairs]] entries with pair_id, experiment and control',
           }),
@@ -74,7 +74,7 @@ export function ruleDimensions(
         const why = ctx.samples.emptyBecause ? ` (workflow.sample_pattern found nothing: ${ctx.samples.emptyBecause})` : '';
         diagnostics.push(
           diagnostic('E021', `\`{${sampleNames[0]}}\` in rule ${rule.name} has no source: declare [[sample_groups]], set workflow.sample_pattern, or pass --samples${why}`, {
-            ...where,
+            ...where(),
             rule: rule.name,
             hint: 'e.g. [[sample_groups]] with name = "all" and samples = ["S1", "S2"], or run with --samples S1,S2',
           }),
@@ -91,7 +91,7 @@ export function ruleDimensions(
     if (values === undefined || values.length === 0) {
       diagnostics.push(
         diagnostic(values === undefined ? 'E005' : 'E021', `scatter of rule ${rule.name} has no values${rule.scatter.valuesFrom ? `: ${rule.scatter.valuesFrom} ${values === undefined ? 'is not defined in [config]' : 'is empty'}` : ''}`, {
-          ...where,
+          ...where(),
           rule: rule.name,
           hint: 'give scatter.values, or values_from = "config.KEY" naming a list in [config]',
         }),
