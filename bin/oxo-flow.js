@@ -1,36 +1,37 @@
 #!/usr/bin/env node
 // The launcher. CommonJS (bin/package.json says so), which keeps Node's ES module loader out of the
-// start-up path, and small: it only decides how to compile the bundled CLI, then runs it.
+// start-up path, and small: it loads the bundled CLI and runs it.
 //
-// Compiling the bundle is the largest single cost of a short command. Node 22+ caches compiled code
-// itself (module.enableCompileCache). On Node 20, `npm run build` leaves a V8 code cache next to the
-// bundle, written after a warm-up run so it also holds the functions those commands compile; V8 checks
-// that it matches this Node and these flags, and the file name carries the bundle's content hash, so
-// a cache from another build is never used. Whenever the cache cannot be used, the bundle compiles as
-// usual: the cache only ever saves time.
+// Compiling the bundles is the largest single cost of a short command, so `npm run build` leaves a
+// V8 code cache next to each bundle, taken after a warm-up run so it also holds the functions the
+// everyday commands compile. V8 checks that a cache matches this Node version and these flags, and
+// the file name carries the bundle's content hash, so a cache from another build is never used.
+// Whenever a cache cannot be used, the bundle compiles as usual: the cache only ever saves time.
+// The bundles are stored already wrapped as CommonJS functions (scripts/bundle.mjs): compile,
+// call with (exports, require, module, __filename, __dirname), done.
 'use strict';
 const fs = require('node:fs');
 const nodeModule = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
-const BUNDLE = path.join(__dirname, '..', 'dist', 'oxo-flow.cjs');
-/** The bundle's first line names its build: `// oxo-flow build <hash>`. */
+const DIST = path.join(__dirname, '..', 'dist');
+const BUNDLE = path.join(DIST, 'oxo-flow.cjs');
+/** The core requires the second bundle by this name (scripts/bundle.mjs). */
+const MORE_ID = './oxo-flow-more.cjs';
+const MORE = path.join(DIST, MORE_ID);
+/**
+ * Commands that live in the second bundle, which carries its own copy of the command line: they run
+ * from it alone, and the core is never loaded. Every other command line goes to the core.
+ */
+const MORE_COMMANDS = new Set(['ai', 'template', 'init', 'schema', 'completions']);
+/** A bundle's first line names its build: `// oxo-flow build <hash>`. */
 const BUILD_LINE = /^\/\/ oxo-flow build ([0-9a-f]+)\n/;
 
-/** The cache file for a bundle source, or undefined when the bundle carries no build hash. */
-function cachePath(source) {
+/** The cache file for a bundle's source, or undefined when the bundle carries no build hash. */
+function cachePath(file, source) {
   const m = BUILD_LINE.exec(source);
-  return m ? path.join(path.dirname(BUNDLE), `oxo-flow-${m[1]}.v8cache`) : undefined;
-}
-
-/** Run the bundle's source as CommonJS would, compiled with `cachedData` when V8 accepts it. */
-function runBundle(source, cachedData) {
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-  const script = new vm.Script(wrapped, { filename: BUNDLE, cachedData });
-  const bundleModule = { exports: {} };
-  script.runInThisContext()(bundleModule.exports, nodeModule.createRequire(BUNDLE), bundleModule, BUNDLE, path.dirname(BUNDLE));
-  return { cli: bundleModule.exports, script };
+  return m ? path.join(DIST, `${path.basename(file, '.cjs')}-${m[1]}.v8cache`) : undefined;
 }
 
 function readOrUndefined(file) {
@@ -41,23 +42,38 @@ function readOrUndefined(file) {
   }
 }
 
+/** Bundles run so far, with their compiled scripts (scripts/code-cache.cjs saves their code). */
+const loaded = new Map();
+
+/** Run a bundle as CommonJS would, compiled with its code cache when V8 accepts that. */
+function loadBundle(file) {
+  const done = loaded.get(file);
+  if (done) return done.module.exports;
+  // latin1: the bundles are ASCII (esbuild escapes everything else), and V8 keeps them one byte wide.
+  const source = fs.readFileSync(file, 'latin1');
+  const cache = cachePath(file, source);
+  const script = new vm.Script(source, { filename: file, cachedData: cache && readOrUndefined(cache) });
+  const bundleModule = { exports: {} };
+  loaded.set(file, { module: bundleModule, script, cache });
+  const nodeRequire = nodeModule.createRequire(file);
+  const bundleRequire = (id) => (id === MORE_ID ? loadBundle(MORE) : nodeRequire(id));
+  script.runInThisContext()(bundleModule.exports, bundleRequire, bundleModule, file, DIST);
+  return bundleModule.exports;
+}
+
+/** The bundle for a command line: the first word that is not an option names the command. */
+function bundleFor(argv) {
+  const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  return MORE_COMMANDS.has(command) ? MORE : BUNDLE;
+}
+
 function main() {
-  if (typeof nodeModule.enableCompileCache === 'function') {
-    try {
-      nodeModule.enableCompileCache();
-    } catch {
-      // A read-only cache directory must never stop the CLI.
-    }
-    if (fs.existsSync(BUNDLE)) return require(BUNDLE).main(process.argv);
-  } else {
-    const source = readOrUndefined(BUNDLE)?.toString('utf8');
-    const cache = source === undefined ? undefined : cachePath(source);
-    if (source !== undefined) return runBundle(source, cache && readOrUndefined(cache)).cli.main(process.argv);
-  }
-  process.stderr.write(`oxo-flow: ${BUNDLE} is missing or unreadable; run \`npm run build\` in ${path.dirname(__dirname)}\n`);
+  const bundle = bundleFor(process.argv);
+  if (fs.existsSync(bundle)) return loadBundle(bundle).main(process.argv);
+  process.stderr.write(`oxo-flow: ${bundle} is missing; run \`npm run build\` in ${path.dirname(__dirname)}\n`);
   process.exitCode = 1;
 }
 
 if (require.main === module) main();
-// scripts/code-cache.cjs writes the cache with the same loader.
-else module.exports = { BUNDLE, cachePath, runBundle };
+// scripts/code-cache.cjs writes the caches with the same loader.
+else module.exports = { BUNDLE, MORE, MORE_COMMANDS, bundleFor, loadBundle, loaded };

@@ -11,7 +11,8 @@
 //   completions). The core requires it only when one of those runs, or when --ai asks for the
 //   skills. Modules both need are copied into each; they hold no state that has to be shared.
 //
-// Packages that only some commands need stay outside both and load on demand.
+// Packages that only some commands need stay outside both and load on demand, except gray-matter
+// and its YAML parser: dozens of small files, cheaper to load as part of the second bundle.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,19 +38,28 @@ const MORE = [
 ];
 const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 
-// commander requires node:child_process at load time, only to spawn executable subcommands, which
-// oxo-flow never uses. Loading it (and net, stream and dgram behind it) costs several milliseconds
-// of every start, so commander gets a stand-in that loads the real module on first use.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+// Node built-ins that are slow to load (each pulls in dozens of internal modules: streams, net...)
+// and that only some paths use. commander requires child_process at load time only to spawn
+// executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
+// writes a gzipped example file, readline runs the approval prompt. In the bundles each becomes a
+// stand-in with the same property names (read from this Node at build time) that loads the real
+// module on first use.
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      args.namespace === 'lazy-builtin' ? undefined : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      contents: "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
+      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      return {
+        contents: `let real;\nconst load = () => (real ??= require('node:${args.path}'));\nmodule.exports = { ${getters.join(', ')} };\n`,
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -70,6 +80,19 @@ const moreFromCore = {
   },
 };
 
+// js-yaml 3 builds a `!!js/function` type at load time and, for it, tries to require esprima (a large
+// JavaScript parser). oxo-flow reads YAML with the FAILSAFE schema only, so in the bundle that type
+// is a stand-in that matches nothing, and esprima is never loaded.
+const noJsFunctionType = {
+  name: 'no-js-function-type',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, () => ({
+      contents: "var Type = require('../../type'); module.exports = new Type('tag:yaml.org,2002:js/function', { kind: 'scalar', resolve: function () { return false; } });",
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -78,9 +101,9 @@ const common = {
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  // Loaded on demand (zod via require on the loader's error path, the AI layer's HTTP stack, colour).
-  // chalk is ESM-only: esbuild keeps `import('chalk')` as a real dynamic import.
-  external: ['zod', 'undici', 'eventsource-parser', 'gray-matter', 'prompts', 'chalk'],
+  // Loaded on demand: zod on the loader's error path, the AI layer's HTTP stack, the approval
+  // prompt, colour. (gray-matter is bundled into the second bundle, which alone uses it.)
+  external: ['zod', 'undici', 'eventsource-parser', 'prompts', 'chalk'],
   // The sources are ES modules that use import.meta.url (to find the package root and to create a
   // require); in a CommonJS bundle that is the bundle file's own URL.
   define: { 'import.meta.url': '__oxoImportMetaUrl' },
@@ -88,16 +111,22 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyChildProcess, moreFromCore] });
+await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, moreFromCore] });
 await build({
   ...common,
-  stdin: { contents: MORE.map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
+  // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
+  // live here (ai, template, init, schema, completions) from it alone, without loading the core.
+  stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  plugins: [lazyChildProcess],
+  plugins: [lazyBuiltins, noJsFunctionType],
 });
 
-// The core's first line names its build by content hash; bin/oxo-flow.js uses it to find the code
-// cache that scripts/code-cache.cjs writes for exactly this bundle.
-const core = `${root}dist/oxo-flow.cjs`;
-const text = readFileSync(core, 'utf8');
-writeFileSync(core, `// oxo-flow build ${createHash('sha256').update(text).digest('hex').slice(0, 16)}\n${text}`);
+// Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
+// (so it never builds a second, wrapped copy of the source), under a first line that names the build
+// by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
+for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs']) {
+  const file = `${root}dist/${name}`;
+  const text = readFileSync(file, 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  writeFileSync(file, `// oxo-flow build ${hash}\n(function (exports, require, module, __filename, __dirname) {${text}\n})`);
+}

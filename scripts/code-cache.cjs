@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// Writes the V8 code cache that bin/oxo-flow.js uses on Node 20 (Node 22+ caches compiled code
-// itself, so there this does nothing). The cache is taken after a warm-up: one process runs the
-// everyday commands on the bundled example, so the cache holds the functions they compile, not
-// just the bundle's top level. The warm-up runs in a child process because the CLI writes straight
-// to file descriptors 1 and 2; its output is discarded, and a failing warm-up fails the build.
+// Writes the V8 code caches that bin/oxo-flow.js uses (for the Node version that runs the build). The caches are taken after a warm-up: one process runs the
+// everyday commands on the bundled example and the AI status commands on two throwaway skills, so
+// each bundle's cache holds the functions those commands compile, not just its top level. The
+// warm-up runs in a child process because the CLI writes straight to file descriptors 1 and 2; its
+// output is discarded, and a failing warm-up fails the build.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const nodeModule = require('node:module');
+const os = require('node:os');
 const path = require('node:path');
-const { BUNDLE, cachePath, runBundle } = require('../bin/oxo-flow.js');
+const { BUNDLE, bundleFor, loadBundle, loaded } = require('../bin/oxo-flow.js');
 
 const ROOT = path.join(__dirname, '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'rnaseq', 'main.oxoflow');
@@ -23,18 +23,38 @@ const WARM_UP = [
   ['--json', 'dry-run', EXAMPLE],
   ['graph', EXAMPLE],
   ['graph', '-f', 'dot', '--expanded', EXAMPLE],
+  ['validate', '--ai', EXAMPLE],
+  ['ai'],
+  ['--json', 'ai', 'status'],
+  ['ai', 'skills', 'list'],
+  ['template'],
 ];
 
+/** A home with one skill of each format, so discovery and both parsers run. */
+function skillsHome() {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'oxo-code-cache-'));
+  fs.mkdirSync(path.join(home, 'skills', 'warm-md'), { recursive: true });
+  fs.writeFileSync(path.join(home, 'skills', 'warm-toml.skill.toml'), 'name = "warm-toml"\ndescription = "A warm-up skill"\nprompt_additions = ["Say hello."]\n');
+  fs.writeFileSync(path.join(home, 'skills', 'warm-md', 'SKILL.md'), '---\nname: warm-md\ndescription: A warm-up skill\n---\nSay hello.\n');
+  return home;
+}
+
 async function warmUpAndWrite() {
-  const source = fs.readFileSync(BUNDLE, 'utf8');
-  const file = cachePath(source);
-  if (file === undefined) throw new Error(`${BUNDLE} has no build line: run scripts/bundle.mjs first`);
-  const { cli, script } = runBundle(source, undefined);
-  for (const args of WARM_UP) {
-    await cli.main([process.execPath, 'oxo-flow', ...args]);
-    if (process.exitCode !== 0 && process.exitCode !== undefined) throw new Error(`warm-up \`oxo-flow ${args.join(' ')}\` exited ${process.exitCode}`);
+  const home = skillsHome();
+  process.env.OXO_FLOW_HOME = home;
+  try {
+    for (const args of WARM_UP) {
+      const argv = [process.execPath, 'oxo-flow', ...args];
+      await loadBundle(bundleFor(argv)).main(argv);
+      if (process.exitCode !== 0 && process.exitCode !== undefined) throw new Error(`warm-up \`oxo-flow ${args.join(' ')}\` exited ${process.exitCode}`);
+    }
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
   }
-  fs.writeFileSync(file, script.createCachedData());
+  for (const [file, { script, cache }] of loaded) {
+    if (cache === undefined) throw new Error(`${file} has no build line: run scripts/bundle.mjs first`);
+    fs.writeFileSync(cache, script.createCachedData());
+  }
 }
 
 if (process.argv[2] === '--warm-up') {
@@ -42,8 +62,6 @@ if (process.argv[2] === '--warm-up') {
     fs.writeSync(2, `${err.stack ?? err}\n`);
     process.exit(1);
   });
-} else if (typeof nodeModule.enableCompileCache === 'function') {
-  console.log(`code cache: not needed (Node ${process.version} caches compiled code itself)`);
 } else {
   const r = spawnSync(process.execPath, [__filename, '--warm-up'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) {

@@ -11,6 +11,20 @@ import { singleLine } from './prompt-text.js';
 import { decodeSkillText, isInside, lineColumnOfByte, readFileSafely, SKILL_FILE_CAP } from './safe-read.js';
 import type { Discovery, ParsedSkill, Skill, SkillFormat, SkillScope } from './types.js';
 
+/**
+ * The bytes each skill was read from. Their sha256 is computed only when asked for (session records,
+ * JSON listings): loading node:crypto takes longer than reading 500 skills, and in the bundle it
+ * loads on first use (scripts/bundle.mjs).
+ */
+const readBytes = new WeakMap<Skill, Buffer>();
+
+/** sha256 (hex) of the bytes a skill was read from; undefined for a skill whose file was not read. */
+export function skillSha256(skill: Skill): string | undefined {
+  const bytes = readBytes.get(skill);
+  if (bytes === undefined) return undefined;
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 export const MAX_SKILLS = 500;
 export const MAX_TOTAL_BYTES = 2 * 1024 * 1024;
 export const MAX_DIR_ENTRIES = 2000;
@@ -197,7 +211,7 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string, budget
     return skill;
   }
   budget.bytes += read.size;
-  skill.sha256 = createHash('sha256').update(read.bytes).digest('hex');
+  readBytes.set(skill, read.bytes);
   const decoded = decodeSkillText(read.bytes);
   if (!decoded.ok) {
     const at = lineColumnOfByte(read.bytes, decoded.offset);

@@ -1,7 +1,7 @@
 // The skills library: read-only discovery, explicit activation, prompt assembly. Pure and fast;
 // the only I/O is bounded, synchronous reads of skill files during discovery.
 export type { Discovery, McpSettings, ParsedSkill, Skill, SkillFormat, SkillScope, SkillStatus, SkillType } from './types.js';
-export { discoverSkills, discoverInRoots, skillRoots, MAX_SKILLS, MAX_TOTAL_BYTES, MAX_DIR_ENTRIES, SCOPES, type DiscoveryContext } from './discover.js';
+export { discoverSkills, discoverInRoots, skillSha256, skillRoots, MAX_SKILLS, MAX_TOTAL_BYTES, MAX_DIR_ENTRIES, SCOPES, type DiscoveryContext } from './discover.js';
 export { activateSkills, lookupSkill, requestedNames, type Activation, type ActivationRequest, type ActivationSource, type Lookup, type SkillLists } from './activate.js';
 export { assembleSkillPrompt, skillPromptBlock, SKILLS_HEADING } from './assemble-prompt.js';
 export { loadSkillContext, oxoFlowHome, builtinSkillsDir, type SkillContext, type SkillContextInput } from './load-context.js';

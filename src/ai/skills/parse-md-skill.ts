@@ -3,7 +3,8 @@
 // exactly `---`), so gray-matter only ever sees a plain YAML block; its JavaScript and other engines
 // are replaced by ones that refuse, and YAML is read with js-yaml's FAILSAFE schema (every scalar
 // a string, no tags that build objects, nothing that runs code).
-import { createRequire } from 'node:module';
+import matter from 'gray-matter';
+import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfKey, typeName, unknownKeyFinding } from './field-checks.js';
 import { normalisePromptText } from './prompt-text.js';
@@ -18,31 +19,15 @@ interface YamlError extends Error {
   reason?: string;
   mark?: { line: number; column: number };
 }
-type Matter = (input: string, options: Record<string, unknown>) => { data: unknown; content: string };
-interface JsYaml {
-  load(text: string, options: { schema: unknown; json?: boolean }): unknown;
-  FAILSAFE_SCHEMA: unknown;
-}
 
-let loaded: { matter: Matter; engines: Record<string, unknown> } | undefined;
-
-/** gray-matter and its js-yaml, loaded on first use (the CLI's other commands never pay for them). */
-function hardenedMatter(): { matter: Matter; engines: Record<string, unknown> } {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const matter = require('gray-matter') as Matter;
-  // js-yaml is resolved from gray-matter's own location: the version it was built against.
-  const yaml = createRequire(require.resolve('gray-matter'))('js-yaml') as JsYaml;
-  const refuse = (language: string) => () => {
-    throw new Error(`front matter language "${language}" is refused: only YAML is read`);
-  };
-  const engines: Record<string, unknown> = {
-    yaml: { parse: (text: string) => yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA }) },
-  };
-  for (const name of ['js', 'javascript', 'json', 'coffee', 'coffeescript', 'cson', 'toml']) engines[name] = { parse: refuse(name) };
-  loaded = { matter, engines };
-  return loaded;
-}
+const refuse = (language: string) => () => {
+  throw new Error(`front matter language "${language}" is refused: only YAML is read`);
+};
+// gray-matter's type says object; a scalar or empty document is caught by isPlainRecord below.
+const ENGINES: Record<string, { parse: (text: string) => object }> = {
+  yaml: { parse: (text: string) => yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA }) as object },
+};
+for (const name of ['js', 'javascript', 'json', 'coffee', 'coffeescript', 'cson', 'toml']) ENGINES[name] = { parse: refuse(name) };
 
 /** Parse and validate SKILL.md text (decoded, BOM removed, LF newlines). `dirName` is its directory's name. */
 export function parseMdSkill(text: string, file: string, dirName: string): ParsedSkill {
@@ -62,13 +47,12 @@ export function parseMdSkill(text: string, file: string, dirName: string): Parse
   if (lines[close]!.trimEnd() !== '---')
     return fail(diagnostic('SK008', `front matter must be closed by a line that is exactly \`---\`, found \`${lines[close]!.trim()}\``, { file, line: close + 1, column: 1 }));
 
-  const { matter, engines } = hardenedMatter();
+  // gray-matter sees the front matter block alone (the body can be long and it would copy it); the
+  // body is everything after the closing line.
+  const body = lines.slice(close + 1).join('\n');
   let data: unknown;
-  let body: string;
   try {
-    const result = matter(text, { language: 'yaml', engines });
-    data = result.data;
-    body = result.content;
+    data = matter(lines.slice(0, close + 1).join('\n'), { language: 'yaml', engines: ENGINES }).data;
   } catch (err) {
     const e = err as YamlError;
     if (e.mark) {

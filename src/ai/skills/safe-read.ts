@@ -66,8 +66,9 @@ export function readFileSafely(file: string, rootReal: string, cap: number = SKI
     let total = 0;
     while (total < limit) {
       const n = readSync(fd, scratch, total, limit - total, null);
-      if (n === 0) break;
       total += n;
+      // A short read that reaches the size fstat gave is the end of the file: no read just to see 0.
+      if (n === 0 || (total >= st.size && total < limit && st.size > 0)) break;
     }
     if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
     return { ok: true, bytes: Buffer.from(scratch.subarray(0, total)), size: total };

@@ -37,8 +37,6 @@ export interface Skill {
   /** Normalised prompt text (LF, invisible characters stripped); absent unless status is ok. */
   prompt?: string;
   mcp?: McpSettings;
-  /** sha256 of the file's bytes, for session records. */
-  sha256?: string;
   /** Size of the skill file in bytes (as read; for oversize files, as reported by the file system). */
   sizeBytes?: number;
   /** TOML `requires` entries as written (a tool skill's server URL is also in `mcp.url`). */
@@ -54,7 +52,7 @@ export interface Skill {
 }
 
 /** The fields a format parser extracts from one file, before scope and status are decided. */
-export type ParsedSkill = Omit<Skill, 'name' | 'scope' | 'format' | 'status' | 'path' | 'dir' | 'sha256' | 'sizeBytes'>;
+export type ParsedSkill = Omit<Skill, 'name' | 'scope' | 'format' | 'status' | 'path' | 'dir' | 'sizeBytes'>;
 
 /** Result of one discovery pass: every skill found (whatever its status) and problems not tied to one skill. */
 export interface Discovery {

@@ -10,6 +10,7 @@ import {
   nameProblem,
   skillAlias,
   skillPromptBlock,
+  skillSha256,
   type Skill,
   type SkillScope,
 } from '../../ai/skills/index.js';
@@ -37,7 +38,10 @@ export function skillJson(skill: Skill, active: boolean): Record<string, unknown
     path: skill.path,
     dir: skill.dir,
     size_bytes: skill.sizeBytes ?? null,
-    sha256: skill.sha256 ?? null,
+    // A getter: the hash is computed when the JSON is written, not for human output of 500 skills.
+    get sha256() {
+      return skillSha256(skill) ?? null;
+    },
     ...(skill.mcp ? { mcp: { url: skill.mcp.url, header_names: Object.keys(skill.mcp.headers), trust_annotations: skill.mcp.trustAnnotations } } : {}),
     findings: skill.findings,
   };

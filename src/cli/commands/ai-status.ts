@@ -5,7 +5,7 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { resolveProjectProvider } from '../../ai/project-provider.js';
 import type { ResolvedProvider } from '../../ai/providers/resolve.js';
-import { loadSkillContext, skillAlias, type SkillContext } from '../../ai/skills/index.js';
+import { loadSkillContext, skillAlias, skillSha256, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
@@ -132,7 +132,16 @@ function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, 
     builtin: { count: builtins.length, ok: builtins.filter((s) => s.status === 'ok').length, listed: all },
     activation: {
       sources: sc.activation.sources,
-      active: sc.activation.active.map((s) => ({ name: s.name, alias: skillAlias(s), scope: s.scope, type: s.type ?? null, path: s.path, sha256: s.sha256 ?? null })),
+      active: sc.activation.active.map((s) => ({
+        name: s.name,
+        alias: skillAlias(s),
+        scope: s.scope,
+        type: s.type ?? null,
+        path: s.path,
+        get sha256() {
+          return skillSha256(s) ?? null; // computed when the JSON is written (see skillJson)
+        },
+      })),
       warnings: sc.activation.warnings.length,
     },
     provider: providerJson(provider),

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, ftruncateSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverSkills, type Skill } from '../../../src/ai/skills/index.js';
+import { discoverSkills, skillSha256, type Skill } from '../../../src/ai/skills/index.js';
 import { makeSkillTree, mdSkill, tomlSkill, writeMd, writeToml, type SkillTree } from '../../helpers/skills-fixtures.js';
 
 let t: SkillTree;
@@ -27,7 +27,7 @@ describe('formats and statuses', () => {
     const qc = only(d.skills, 'qc-expert');
     expect(qc).toMatchObject({ scope: 'user', format: 'toml', type: 'knowledge', status: 'ok', version: '1.0.0', author: 'Lab', domains: ['qc', 'wgs'] });
     expect(qc.prompt).toBe('Advice from qc-expert.');
-    expect(qc.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(skillSha256(qc)).toMatch(/^[0-9a-f]{64}$/);
     const md = only(d.skills, 'rnaseq-reviewer');
     expect(md).toMatchObject({ scope: 'project', format: 'md', type: 'knowledge', status: 'ok', version: '1.2.0' });
     expect(md.prompt).toBe('# Guidance\n\nCheck strandedness.');
@@ -96,7 +96,7 @@ describe('formats and statuses', () => {
     expect(d.skills).toHaveLength(503);
     const excluded = d.skills.filter((s) => s.status === 'excluded');
     expect(excluded.map((s) => s.name)).toEqual(['s500', 's501', 's502']);
-    expect(excluded.every((s) => codes(s).join() === 'SK020' && s.sha256 === undefined)).toBe(true);
+    expect(excluded.every((s) => codes(s).join() === 'SK020' && skillSha256(s) === undefined)).toBe(true);
   });
 
   it('excluded: past 2 MiB of skill content', () => {

@@ -1,0 +1,9 @@
+// The part of js-yaml 3 (gray-matter's YAML parser) that src/ai/skills/parse-md-skill.ts uses; js-yaml
+// ships no types of its own.
+declare module 'js-yaml' {
+  const yaml: {
+    load(text: string, options: { schema: unknown }): unknown;
+    FAILSAFE_SCHEMA: unknown;
+  };
+  export default yaml;
+}
