@@ -11,6 +11,8 @@ const ROOT_TARGET = String.raw`(?:/|/\*|~|~/|~/\*|\$HOME/?|\$\{HOME\}/?|"\$HOME"
 
 interface BlockedPattern {
   category: string;
+  /** Text the pattern cannot match without: the regex runs (and V8 compiles it) only when one is present. */
+  needles: readonly string[];
   pattern: RegExp;
   why: string;
 }
@@ -18,41 +20,49 @@ interface BlockedPattern {
 export const BLOCKED_PATTERNS: readonly BlockedPattern[] = [
   {
     category: 'recursive deletion',
+    needles: ['rm'],
     pattern: new RegExp(String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*?(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?` + ROOT_TARGET),
     why: 'deletes the whole file system or home directory',
   },
   {
     category: 'file-system destruction',
+    needles: ['mkfs', 'mkswap', 'wipefs'],
     pattern: /(?:^|[\s;&|(`])(?:sudo\s+)?(?:mkfs(?:\.\w+)?|mkswap|wipefs)\b/,
     why: 'formats a disk',
   },
   {
     category: 'block-device write',
+    needles: ['of=/dev/'],
     pattern: /\bdd\b[^;&|\n]*\bof=\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|md\d|dm-|mapper\/)/,
     why: 'overwrites a disk with dd',
   },
   {
     category: 'block-device write',
+    needles: ['/dev/'],
     pattern: />\s*\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d)/,
     why: 'redirects output onto a disk device',
   },
   {
     category: 'permission escalation',
+    needles: ['chmod'],
     pattern: new RegExp(String.raw`\bchmod\s+(?:-{1,2}[\w-]+\s+)*[0-7]?777\s+(?:-{1,2}[\w-]+\s+)*` + ROOT_TARGET),
     why: 'makes every file on the system world-writable',
   },
   {
     category: 'remote execution',
+    needles: ['curl', 'wget'],
     pattern: /\b(?:curl|wget)\b[^|;&\n]*\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|da|z|k|fi)?sh\b/,
     why: 'runs a script downloaded from the network',
   },
   {
     category: 'remote execution',
+    needles: ['curl', 'wget'],
     pattern: /\b(?:ba|da|z|k)?sh\s+(?:-c\s+)?(?:["']?\$\(|<\()\s*(?:curl|wget)\b/,
     why: 'runs a script downloaded from the network',
   },
   {
     category: 'fork bomb',
+    needles: ['()'],
     pattern: /([A-Za-z_:][\w:]*)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}/,
     why: 'starts processes until the machine stops responding',
   },
@@ -61,6 +71,7 @@ export const BLOCKED_PATTERNS: readonly BlockedPattern[] = [
 /** The first blocked pattern in a command, if any. */
 export function findBlockedPattern(command: string): { category: string; why: string; match: string } | undefined {
   for (const p of BLOCKED_PATTERNS) {
+    if (!p.needles.some((n) => command.includes(n))) continue;
     const m = p.pattern.exec(command);
     if (m) return { category: p.category, why: p.why, match: m[0].trim() };
   }

@@ -6,9 +6,7 @@ export class LineIndex {
   private readonly starts: number[] = [0];
 
   constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i += 1) {
-      if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
-    }
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
 
   get lineCount(): number {
