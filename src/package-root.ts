@@ -2,27 +2,29 @@
 // walking up from this module. The same answer from src/ (tests), dist/ (tsc output) and the bundle.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-let root: string | undefined;
+let root: { dir: string; version: string } | undefined;
 
-export function packageRoot(): string {
+function findRoot(): { dir: string; version: string } {
   if (root !== undefined) return root;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
+  let dir = import.meta.dirname;
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'oxo-flow') return (root = dir);
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'oxo-flow') return (root = { dir, version: pkg.version ?? '0.0.0' });
     } catch {
       // no package.json here: keep walking up
     }
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('oxo-flow: cannot find the package root (package.json) above ' + fileURLToPath(import.meta.url));
+    if (parent === dir) throw new Error('oxo-flow: cannot find the package root (package.json) above ' + import.meta.dirname);
     dir = parent;
   }
 }
 
+export function packageRoot(): string {
+  return findRoot().dir;
+}
+
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
+  return findRoot().version;
 }

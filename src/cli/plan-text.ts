@@ -65,10 +65,15 @@ function jobLines(j: JobSpec, style: Style): string[] {
   return out;
 }
 
+/** `12 run: never completed, 3 skip: up to date`, by status, then reason (no string per job). */
 function statusCounts(jobs: readonly JobSpec[]): string {
-  const counts = new Map<string, number>();
-  for (const j of jobs) counts.set(`${j.status}: ${j.reason}`, (counts.get(`${j.status}: ${j.reason}`) ?? 0) + 1);
-  return [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
+  const counts = new Map<string, Map<string, number>>();
+  for (const j of jobs) {
+    let byReason = counts.get(j.status);
+    if (byReason === undefined) counts.set(j.status, (byReason = new Map()));
+    byReason.set(j.reason, (byReason.get(j.reason) ?? 0) + 1);
+  }
+  return [...counts].flatMap(([status, byReason]) => [...byReason].map(([reason, n]) => `${n} ${status}: ${reason}`)).join(', ');
 }
 
 function count(n: number, noun: string): string {

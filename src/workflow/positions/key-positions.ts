@@ -63,7 +63,10 @@ export class KeyPositions implements PositionIndex {
   }
 }
 
-const BARE_KEY = /[A-Za-z0-9_-]/;
+/** A-Z a-z 0-9 _ - (TOML bare keys), by character code: no one-character string per test. */
+function isBareKeyChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 45;
+}
 
 /** Index the position of every key path of TOML text (scanned when first asked). */
 export function indexKeyPositions(text: string, lines: LineIndex = new LineIndex(text)): KeyPositions {
@@ -102,14 +105,16 @@ class Scanner {
       const c = s[this.i];
       if (c === ' ' || c === '\t' || c === '\r' || (newlines && c === '\n')) this.i += 1;
       else if (c === '#') {
-        while (this.i < s.length && s[this.i] !== '\n') this.i += 1;
+        const end = s.indexOf('\n', this.i);
+        this.i = end === -1 ? s.length : end;
       } else break;
     }
   }
 
   private skipToLineEnd(): void {
     this.skipBlank(false);
-    while (this.i < this.s.length && this.s[this.i] !== '\n') this.i += 1;
+    const end = this.s.indexOf('\n', this.i);
+    this.i = end === -1 ? this.s.length : end;
   }
 
   /** Resolve a dotted header path: segments naming an array of tables point at its last element. */
@@ -149,9 +154,11 @@ class Scanner {
       const offset = this.i;
       const c = s[this.i];
       let key = '';
-      if (c === '"' || c === "'") key = this.readString(c).value;
+      if (c === '"' || c === "'") key = this.readString(c, true);
       else {
-        while (this.i < s.length && BARE_KEY.test(s[this.i]!)) key += s[this.i++];
+        const start = this.i;
+        while (this.i < s.length && isBareKeyChar(s.charCodeAt(this.i))) this.i += 1;
+        key = s.slice(start, this.i);
       }
       if (key === '' && offset === this.i) return segments;
       segments.push({ key, offset });
@@ -184,7 +191,7 @@ class Scanner {
     const c = s[this.i];
     this.index.recordValue(path, this.i);
     if (c === '"' || c === "'") {
-      this.readString(c);
+      this.readString(c, false);
     } else if (c === '[') {
       this.array(path);
     } else if (c === '{') {
@@ -229,8 +236,11 @@ class Scanner {
     }
   }
 
-  /** Read a basic or literal string, single- or multi-line, and return its decoded-enough value. */
-  private readString(quote: string): { value: string } {
+  /**
+   * Move past a basic or literal string, single- or multi-line. With `decode` (keys), return its
+   * decoded-enough value; values are only skipped, so a long shell command costs no copying.
+   */
+  private readString(quote: string, decode: boolean): string {
     const s = this.s;
     const triple = s.startsWith(quote.repeat(3), this.i);
     if (triple) {
@@ -239,22 +249,27 @@ class Scanner {
       // A closing delimiter may carry up to two extra quotes (`""""` ends with a quote in the value).
       let after = stop;
       while (after < s.length && s[after] === quote && after - stop < 2) after += 1;
-      const value = s.slice(this.i + 3, after - 3);
+      const value = decode ? s.slice(this.i + 3, after - 3) : '';
       this.i = after;
-      return { value };
+      return value;
     }
+    const q = quote.charCodeAt(0);
     let value = '';
     this.i += 1;
-    while (this.i < s.length && s[this.i] !== quote && s[this.i] !== '\n') {
-      if (quote === '"' && s[this.i] === '\\') {
+    let run = this.i; // start of the characters not yet copied into value
+    for (; this.i < s.length; this.i += 1) {
+      const code = s.charCodeAt(this.i);
+      if (code === q || code === 10) break;
+      if (code === 92 && q === 34) {
+        // A backslash in a basic string: keep what came before, decode the escape, skip both.
         const next = s[this.i + 1] ?? '';
-        value += next === 'n' ? '\n' : next === 't' ? '\t' : next;
-        this.i += 2;
-        continue;
+        if (decode) value += s.slice(run, this.i) + (next === 'n' ? '\n' : next === 't' ? '\t' : next);
+        this.i += 1;
+        run = this.i + 1;
       }
-      value += s[this.i++];
     }
+    if (decode) value += s.slice(run, Math.min(this.i, s.length));
     if (s[this.i] === quote) this.i += 1;
-    return { value };
+    return value;
   }
 }
