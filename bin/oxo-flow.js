@@ -69,7 +69,14 @@ function bundleFor(argv) {
 
 function main() {
   const bundle = bundleFor(process.argv);
-  if (fs.existsSync(bundle)) return loadBundle(bundle).main(process.argv);
+  if (fs.existsSync(bundle)) {
+    const cli = loadBundle(bundle);
+    // Once the command is done and its output is out, exit: nothing is left to wait for, and an idle
+    // process would otherwise spend time collecting garbage before it ends.
+    return cli.main(process.argv).then(() => {
+      if (cli.outputWritten()) process.exit();
+    });
+  }
   process.stderr.write(`oxo-flow: ${bundle} is missing; run \`npm run build\` in ${path.dirname(__dirname)}\n`);
   process.exitCode = 1;
 }

@@ -18,7 +18,17 @@ interface GlobalFlags {
   verbose?: boolean;
 }
 
-const streams: Streams = { stdout: fdSink(1), stderr: fdSink(2) };
+const stdout = fdSink(1);
+const stderr = fdSink(2);
+const streams: Streams = { stdout, stderr };
+
+/**
+ * True when all output has reached fds 1 and 2, so the process may exit at once (bin/oxo-flow.js
+ * does, rather than leave V8 time for clean-up work nobody waits for).
+ */
+export function outputWritten(): boolean {
+  return stdout.written && stderr.written;
+}
 
 function makeContext(flags: GlobalFlags, version: string): CliContext {
   const stderrIsTTY = isTerminal(2);

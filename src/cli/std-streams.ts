@@ -24,10 +24,14 @@ export function isTerminal(fd: number): boolean {
  * that has gone away (`oxo-flow dry-run | head`) ends the output quietly. A descriptor someone made
  * non-blocking (EAGAIN) hands the rest, and everything after it, to Node's stream, which waits.
  */
-export function fdSink(fd: 1 | 2): TextSink {
+export function fdSink(fd: 1 | 2): TextSink & { readonly written: boolean } {
   let stream: NodeJS.WritableStream | undefined;
   let closed = false;
   return {
+    /** True while every write so far has reached the descriptor (none is waiting in a stream). */
+    get written() {
+      return stream === undefined;
+    },
     write(text: string) {
       if (closed || text === '') return;
       if (stream) {
