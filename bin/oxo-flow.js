@@ -11,7 +11,6 @@
 // call with (exports, require, module, __filename, __dirname), done.
 'use strict';
 const fs = require('node:fs');
-const nodeModule = require('node:module');
 const path = require('node:path');
 const vm = require('node:vm');
 
@@ -55,8 +54,9 @@ function loadBundle(file) {
   const script = new vm.Script(source, { filename: file, cachedData: cache && readOrUndefined(cache) });
   const bundleModule = { exports: {} };
   loaded.set(file, { module: bundleModule, script, cache });
-  const nodeRequire = nodeModule.createRequire(file);
-  const bundleRequire = (id) => (id === MORE_ID ? loadBundle(MORE) : nodeRequire(id));
+  // The launcher's own require: packages resolve from the same node_modules as from dist/, and
+  // node:module (createRequire) stays unloaded.
+  const bundleRequire = (id) => (id === MORE_ID ? loadBundle(MORE) : require(id));
   script.runInThisContext()(bundleModule.exports, bundleRequire, bundleModule, file, DIST);
   return bundleModule.exports;
 }

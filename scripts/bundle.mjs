@@ -41,10 +41,11 @@ const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 // Node built-ins that are slow to load (each pulls in dozens of internal modules: streams, net...)
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
-// writes a gzipped example file, readline runs the approval prompt. In the bundles each becomes a
+// writes a gzipped example file, readline runs the approval prompt, module's createRequire loads
+// optional packages (zod, chalk) and tty. In the bundles each becomes a
 // stand-in with the same property names (read from this Node at build time) that loads the real
 // module on first use.
-const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline'];
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
