@@ -7,7 +7,7 @@ import path from 'node:path';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import type { AiTable } from '../workflow/model.js';
 import type { CliContext } from './context.js';
-import type { CommandResult } from './result.js';
+import { jsonFields, type CommandResult } from './result.js';
 
 export interface AiReviewRequest {
   command: 'validate' | 'lint' | 'dry-run';
@@ -60,7 +60,7 @@ export async function addAiReview(result: CommandResult, request: AiReviewReques
   return {
     ...result,
     json: {
-      ...result.json,
+      ...jsonFields(result),
       ai: {
         status: disabled ? 'disabled' : 'error',
         reason,

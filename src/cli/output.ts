@@ -2,7 +2,7 @@
 import { countBySeverity, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { CliContext } from './context.js';
 import { renderDiagnostics } from './render-diagnostics.js';
-import { exitCodeFor, type CommandResult } from './result.js';
+import { exitCodeFor, jsonFields, type CommandResult } from './result.js';
 import type { TextSink } from './std-streams.js';
 import type { Style } from './style.js';
 
@@ -23,7 +23,7 @@ export function emitResult(command: string, result: CommandResult, ctx: CliConte
       command,
       ok: result.outcome === 'ok',
       exit_code: exitCode,
-      ...result.json,
+      ...jsonFields(result),
       diagnostics,
       counts: countBySeverity(diagnostics),
     };

@@ -6,8 +6,11 @@ export type Outcome = 'ok' | 'failed' | 'usage' | 'interrupted';
 
 export interface CommandResult {
   outcome: Outcome;
-  /** Command-specific fields of the --json document. */
-  json: Record<string, unknown>;
+  /**
+   * Command-specific fields of the --json document; a function when they are costly to build (a row
+   * per skill, say), so human output never builds them.
+   */
+  json: Record<string, unknown> | (() => Record<string, unknown>);
   /** Diagnostics: rendered on stderr in human mode, listed under "diagnostics" in JSON. */
   diagnostics?: Diagnostic[];
   /** Human text for stderr (after the diagnostics). */
@@ -16,6 +19,10 @@ export interface CommandResult {
   stdout?: string;
   /** Human text that -q still prints on success (e.g. dry-run's one-line summary). */
   quietHuman?: (style: Style) => string;
+}
+
+export function jsonFields(result: CommandResult): Record<string, unknown> {
+  return typeof result.json === 'function' ? result.json() : result.json;
 }
 
 export function exitCodeFor(outcome: Outcome): number {

@@ -48,8 +48,7 @@ interface Candidate {
   dir: string;
   /** Set when the entry is refused before reading (a link out of the root). */
   refused?: Diagnostic;
-  /** From the directory listing: a regular file (no lstat needed), or a skill directory that is a link. */
-  knownRegular?: boolean;
+  /** From the directory listing: the skill directory is a link (its SKILL.md's real path is checked). */
   parentIsLink?: boolean;
 }
 
@@ -132,13 +131,13 @@ function listCandidates(rootReal: string, diagnostics: Diagnostic[]): Candidate[
   const out: Candidate[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    const full = path.join(rootReal, entry.name);
+    const full = childPath(rootReal, entry.name);
     if (entry.name.endsWith('.skill.toml') && entry.name.length > '.skill.toml'.length) {
-      out.push({ name: entry.name.slice(0, -'.skill.toml'.length), format: 'toml', path: full, dir: rootReal, knownRegular: entry.isFile() });
+      out.push({ name: entry.name.slice(0, -'.skill.toml'.length), format: 'toml', path: full, dir: rootReal });
       continue;
     }
     if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
-    const skillFile = path.join(full, 'SKILL.md');
+    const skillFile = childPath(full, 'SKILL.md');
     if (entry.isSymbolicLink()) {
       let real: string;
       try {
@@ -164,6 +163,11 @@ function listCandidates(rootReal: string, diagnostics: Diagnostic[]): Candidate[
   return out;
 }
 
+/** `dir/name` for a real, normalised directory and a plain entry name: path.join without its normalising pass. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
 function exists(file: string): boolean {
   try {
     lstatSync(file);
@@ -185,7 +189,7 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string, budget
     return skill;
   }
   budget.count += 1;
-  const read = readFileSafely(c.path, rootReal, SKILL_FILE_CAP, { ...(c.knownRegular ? { knownRegular: true } : {}), ...(c.parentIsLink ? { parentIsLink: true } : {}) });
+  const read = readFileSafely(c.path, rootReal, SKILL_FILE_CAP, c.parentIsLink ? { parentIsLink: true } : {});
   if (!read.ok) {
     switch (read.reason) {
       case 'missing':
@@ -217,7 +221,7 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string, budget
     const at = lineColumnOfByte(read.bytes, decoded.offset);
     return invalid(skill, diagnostic('SK014', `invalid UTF-8 at byte ${decoded.offset}`, { file: c.path, ...at }));
   }
-  const parsed = c.format === 'toml' ? parseTomlSkill(decoded.text, c.path, c.name) : parseMdSkill(decoded.text, c.path, path.basename(c.dir));
+  const parsed = c.format === 'toml' ? parseTomlSkill(decoded.text, c.path, c.name) : parseMdSkill(decoded.text, c.path, c.name);
   applyParsed(skill, parsed);
   return skill;
 }

@@ -1,7 +1,7 @@
 // Reading untrusted files without hanging, over-reading or following links out of a root.
-// Only regular files are opened (a FIFO would block, /dev/zero never ends); at most cap+1 bytes are
+// Only regular files are read (a FIFO would block, /dev/zero never ends); at most cap+1 bytes are
 // read so an oversize file is detected without loading it.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 export const SKILL_FILE_CAP = 64 * 1024;
@@ -10,8 +10,6 @@ let scratch = Buffer.allocUnsafe(SKILL_FILE_CAP + 1);
 
 /** What the caller already knows from the directory listing. */
 export interface ReadHint {
-  /** The directory entry was typed as a regular file (not a link). */
-  knownRegular?: boolean;
   /** The file sits in a directory reached through a symbolic link: its real path must be checked. */
   parentIsLink?: boolean;
 }
@@ -29,33 +27,15 @@ export function isInside(root: string, target: string): boolean {
 
 /**
  * Read a file under `rootReal` (the scan root's real path). Symbolic links are allowed only when their
- * real path stays inside the root. Reads at most `cap + 1` bytes; more means oversize.
+ * real path stays inside the root. Only regular files are read: the file is opened without following
+ * a final link and without blocking (a FIFO opens at once, with nothing read from it), and fstat on the
+ * open descriptor decides, so there is no window between a check and the read. Reads at most
+ * `cap + 1` bytes; more means oversize.
  */
 export function readFileSafely(file: string, rootReal: string, cap: number = SKILL_FILE_CAP, hint: ReadHint = {}): SafeRead {
-  let target = file;
-  try {
-    // A directory entry already typed as a regular file needs no lstat; open(O_NOFOLLOW) + fstat re-check it.
-    const st = hint.knownRegular && !hint.parentIsLink ? undefined : lstatSync(file);
-    if (st && (st.isSymbolicLink() || hint.parentIsLink)) {
-      target = realpathSync(file);
-      if (!isInside(rootReal, target)) return { ok: false, reason: 'escapes-root', detail: `links to ${target}, outside ${rootReal}` };
-      const real = lstatSync(target);
-      if (!real.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(real) };
-    } else if (st && !st.isFile()) {
-      return { ok: false, reason: 'not-regular', detail: describeKind(st) };
-    }
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no such file' };
-    return { ok: false, reason: 'io', detail: (err as Error).message };
-  }
-  let fd: number;
-  try {
-    // O_NONBLOCK: if the file was swapped for a FIFO after the lstat, opening must not wait for a writer.
-    fd = openSync(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    return { ok: false, reason: 'io', detail: (err as Error).message };
-  }
+  const opened = hint.parentIsLink ? openConfined(file, rootReal) : openNoFollow(file, file, rootReal);
+  if (typeof opened !== 'number') return opened;
+  const fd = opened;
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(st) };
@@ -77,6 +57,33 @@ export function readFileSafely(file: string, rootReal: string, cap: number = SKI
   } finally {
     closeSync(fd);
   }
+}
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Open `target`; a final symbolic link (ELOOP) is followed only through openConfined. */
+function openNoFollow(target: string, file: string, rootReal: string): number | SafeRead {
+  try {
+    return openSync(target, OPEN_FLAGS);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no such file' };
+    if (code === 'ELOOP' && target === file) return openConfined(file, rootReal);
+    return { ok: false, reason: 'io', detail: (err as Error).message };
+  }
+}
+
+/** Resolve every link in `file`'s path, refuse a real path outside the root, open it. */
+function openConfined(file: string, rootReal: string): number | SafeRead {
+  let target: string;
+  try {
+    target = realpathSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, reason: 'missing', detail: 'no such file' };
+    return { ok: false, reason: 'io', detail: (err as Error).message };
+  }
+  if (!isInside(rootReal, target)) return { ok: false, reason: 'escapes-root', detail: `links to ${target}, outside ${rootReal}` };
+  return openNoFollow(target, file, rootReal);
 }
 
 export function describeKind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {

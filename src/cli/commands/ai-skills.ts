@@ -38,10 +38,7 @@ export function skillJson(skill: Skill, active: boolean): Record<string, unknown
     path: skill.path,
     dir: skill.dir,
     size_bytes: skill.sizeBytes ?? null,
-    // A getter: the hash is computed when the JSON is written, not for human output of 500 skills.
-    get sha256() {
-      return skillSha256(skill) ?? null;
-    },
+    sha256: skillSha256(skill) ?? null,
     ...(skill.mcp ? { mcp: { url: skill.mcp.url, header_names: Object.keys(skill.mcp.headers), trust_annotations: skill.mcp.trustAnnotations } } : {}),
     findings: skill.findings,
   };
@@ -84,7 +81,7 @@ export async function skillsList(opts: ProjectOpts & { all?: boolean }, ctx: Cli
   const builtins = skills.filter((s) => s.scope === 'builtin');
   return {
     outcome: sc.diagnostics.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : 'ok',
-    json: { project_dir: sc.projectDir, skills: skills.map((s) => skillJson(s, activeSet.has(s))) },
+    json: () => ({ project_dir: sc.projectDir, skills: skills.map((s) => skillJson(s, activeSet.has(s))) }),
     diagnostics: sc.diagnostics,
     human: (style) => {
       const lines = [style.bold('Skills'), renderSkillTable(shown, activeSet, style)];
@@ -167,7 +164,7 @@ export async function skillsValidate(opts: ProjectOpts & { path?: string }, ctx:
   const failed = bad.length > 0 || diagnostics.some((d) => d.severity === 'error');
   return {
     outcome: failed ? 'failed' : 'ok',
-    json: { skills: skills.map((s) => skillJson(s, false)), statuses: counts },
+    json: () => ({ skills: skills.map((s) => skillJson(s, false)), statuses: counts }),
     diagnostics,
     human: () => {
       const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');

@@ -52,7 +52,7 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
   const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
   return {
     outcome,
-    json: statusJson(sc, provider, Boolean(opts.all), checks),
+    json: () => statusJson(sc, provider, Boolean(opts.all), checks),
     diagnostics,
     human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks),
   };
@@ -132,16 +132,7 @@ function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, 
     builtin: { count: builtins.length, ok: builtins.filter((s) => s.status === 'ok').length, listed: all },
     activation: {
       sources: sc.activation.sources,
-      active: sc.activation.active.map((s) => ({
-        name: s.name,
-        alias: skillAlias(s),
-        scope: s.scope,
-        type: s.type ?? null,
-        path: s.path,
-        get sha256() {
-          return skillSha256(s) ?? null; // computed when the JSON is written (see skillJson)
-        },
-      })),
+      active: sc.activation.active.map((s) => ({ name: s.name, alias: skillAlias(s), scope: s.scope, type: s.type ?? null, path: s.path, sha256: skillSha256(s) ?? null })),
       warnings: sc.activation.warnings.length,
     },
     provider: providerJson(provider),
