@@ -11,8 +11,11 @@ const ROOT_TARGET = String.raw`(?:/|/\*|~|~/|~/\*|\$HOME/?|\$\{HOME\}/?|"\$HOME"
 
 interface BlockedPattern {
   category: string;
-  /** Text the pattern cannot match without: the regex runs (and V8 compiles it) only when one is present. */
-  needles: readonly string[];
+  /**
+   * Text the pattern cannot match without (a string, or a small regex that is quick to compile): the
+   * full regex runs, and V8 compiles it, only when one is present.
+   */
+  needles: readonly (string | RegExp)[];
   pattern: RegExp;
   why: string;
 }
@@ -20,7 +23,7 @@ interface BlockedPattern {
 export const BLOCKED_PATTERNS: readonly BlockedPattern[] = [
   {
     category: 'recursive deletion',
-    needles: ['rm'],
+    needles: [/\brm\s/],
     pattern: new RegExp(String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*?(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?` + ROOT_TARGET),
     why: 'deletes the whole file system or home directory',
   },
@@ -71,7 +74,7 @@ export const BLOCKED_PATTERNS: readonly BlockedPattern[] = [
 /** The first blocked pattern in a command, if any. */
 export function findBlockedPattern(command: string): { category: string; why: string; match: string } | undefined {
   for (const p of BLOCKED_PATTERNS) {
-    if (!p.needles.some((n) => command.includes(n))) continue;
+    if (!p.needles.some((n) => (typeof n === 'string' ? command.includes(n) : n.test(command)))) continue;
     const m = p.pattern.exec(command);
     if (m) return { category: p.category, why: p.why, match: m[0].trim() };
   }
