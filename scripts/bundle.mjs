@@ -8,8 +8,9 @@
 //   over and over (validate, lint, dry-run, graph). V8 parses every byte of it on every start, so it
 //   holds nothing else.
 // - dist/oxo-flow-more.cjs: the AI layer and the occasional commands (ai, template, init, schema,
-//   completions). The core requires it only when one of those runs, or when --ai asks for the
-//   skills. Modules both need are copied into each; they hold no state that has to be shared.
+//   completions), with its own copy of the command line: bin/oxo-flow.js runs those commands from it
+//   alone. The core requires it when --ai asks for skills (or when one of those commands reaches the
+//   core anyway). Modules both need are copied into each; they hold no state that must be shared.
 //
 // Packages that only some commands need stay outside both and load on demand, except gray-matter
 // and its YAML parser: dozens of small files, cheaper to load as part of the second bundle.
@@ -42,9 +43,8 @@ const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
 // writes a gzipped example file, readline runs the approval prompt, module's createRequire loads
-// optional packages (zod, chalk) and tty. In the bundles each becomes a
-// stand-in with the same property names (read from this Node at build time) that loads the real
-// module on first use.
+// optional packages (zod, chalk) and tty. In the bundles each becomes a stand-in with the same
+// property names (read from this Node at build time) that loads the real module on first use.
 const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module'];
 const lazyBuiltins = {
   name: 'lazy-builtins',

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Writes the V8 code caches that bin/oxo-flow.js uses (for the Node version that runs the build). The caches are taken after a warm-up: one process runs the
-// everyday commands on the bundled example and the AI status commands on two throwaway skills, so
-// each bundle's cache holds the functions those commands compile, not just its top level. The
-// warm-up runs in a child process because the CLI writes straight to file descriptors 1 and 2; its
-// output is discarded, and a failing warm-up fails the build.
+// Writes the V8 code caches that bin/oxo-flow.js uses, for the Node version that runs the build.
+// The caches are taken after a warm-up: one process runs the everyday commands on the bundled
+// example and the AI status commands on two throwaway skills, so each bundle's cache holds the
+// functions those commands compile, not just its top level. The warm-up runs in a child process
+// because the CLI writes straight to file descriptors 1 and 2; its output is discarded, and a
+// failing warm-up fails the build.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
