@@ -70,18 +70,19 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   // lastAdded[p] === i when job i already waits for p: dedupes without a Set per job. Each job's list
   // is collected in one reused array and copied out at its exact size (an array grown by push
   // reserves room for 17), which keeps a large plan's heap, and so its GC time, smaller.
+  // (A count, not `own.length = 0`: emptying an array frees its storage, and the next push allocates.)
   const lastAdded = new Int32Array(jobs.length).fill(-1);
   const own: number[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    own.length = 0;
+    let n = 0;
     const inputs = jobs[i]!.inputs;
     for (let k = 0; k < inputs.length; k++) {
       const p = producers.get(pathKey(inputs[k]!));
       if (p === undefined || lastAdded[p] === i) continue;
       lastAdded[p] = i;
-      own.push(p);
+      own[n++] = p;
     }
-    deps[i] = own.slice();
+    deps[i] = own.slice(0, n);
   }
   addDependsOn(workflow, jobs, deps, diagnostics);
   if (diagnostics.length > 0) return { diagnostics };

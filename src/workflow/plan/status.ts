@@ -9,9 +9,6 @@ import type { JobReason, JobStatus, PlanFs } from './types.js';
 /** Shared by every job with no missing input; frozen so that no caller can add to it by mistake. */
 const NONE_MISSING = Object.freeze([]) as unknown as string[];
 
-/** A path known to exist whose modification time has not been read yet. */
-const EXISTS: unique symbol = Symbol('exists');
-
 export interface JobDecision {
   status: JobStatus;
   reason: JobReason;
@@ -27,29 +24,26 @@ export function decideStatuses(
   fs: PlanFs,
   resolve: (p: string) => string,
 ): (JobDecision | undefined)[] {
-  // Per path: its mtime, EXISTS (present, mtime not needed yet) or null (absent). Existence mostly
-  // comes from directory listings; a stat is paid only when a time is compared, which happens only
-  // for jobs whose outputs all exist.
-  const known = new Map<string, number | typeof EXISTS | null>();
+  // Existence mostly comes from directory listings (below), which need no per-path record. A stat is
+  // paid only for a path no listing answers, or when a time is compared, which happens only for jobs
+  // whose outputs all exist; its answer (mtime, or null when absent) is kept per path.
+  const stats = new Map<string, number | null>();
+  const statOf = (p: string, key: string): number | null => {
+    let state = stats.get(key);
+    if (state === undefined) {
+      state = fs.stat(resolve(p))?.mtimeMs ?? null;
+      stats.set(key, state);
+    }
+    return state;
+  };
   const exists = (p: string): boolean => {
     const key = pathKey(p);
-    let state = known.get(key);
-    if (state === undefined) {
-      const listed = existsInListing(key);
-      state = listed === false ? null : listed === true ? EXISTS : (fs.stat(resolve(p))?.mtimeMs ?? null);
-      known.set(key, state);
-    }
-    return state !== null;
+    return existsInListing(key) ?? statOf(p, key) !== null;
   };
   const mtime = (p: string): number | undefined => {
-    if (!exists(p)) return undefined;
     const key = pathKey(p);
-    let state = known.get(key);
-    if (state === EXISTS) {
-      state = fs.stat(resolve(p))?.mtimeMs ?? null;
-      known.set(key, state);
-    }
-    return typeof state === 'number' ? state : undefined;
+    if (existsInListing(key) === false) return undefined;
+    return statOf(p, key) ?? undefined;
   };
   // A fresh project has thousands of outputs in a few folders that do not exist yet: one look at each
   // folder answers "missing" for all of them, instead of one failed stat per file.

@@ -85,15 +85,20 @@ export function formatValue(value: ConfigValue): string {
 }
 
 export function renderTemplate(template: Template, values: RenderValues): string {
-  let out = '';
   // Indexed: runs for every path of every job, mostly before V8 optimises it (a for-of would allocate).
   const parts = template.parts;
+  if (parts.length === 1) {
+    const part = parts[0]!;
+    return typeof part === 'string' ? part : (resolve(part.ref, values) ?? part.raw);
+  }
+  // join, not +=: it builds one flat string. Concatenation builds a tree of string pieces that V8
+  // flattens into a copy anyway the first time the path is hashed (a Map key) or matched.
+  const pieces = new Array<string>(parts.length);
   for (let k = 0; k < parts.length; k++) {
     const part = parts[k]!;
-    if (typeof part === 'string') out += part;
-    else out += resolve(part.ref, values) ?? part.raw;
+    pieces[k] = typeof part === 'string' ? part : (resolve(part.ref, values) ?? part.raw);
   }
-  return out;
+  return pieces.join('');
 }
 
 function resolve(ref: Ref, v: RenderValues): string | undefined {
