@@ -12,8 +12,6 @@ import { locate } from '../expand/dimensions.js';
 export interface Dag {
   /** deps[i]: indices of the jobs job i waits for (no duplicates). */
   deps: number[][];
-  /** dependents[i]: indices of the jobs that wait for job i. */
-  dependents: number[][];
   /** Longest path from a source: 0 for jobs that wait for nothing. */
   levels: number[];
   /** Every job index, dependencies before dependents (by level, then input order). */
@@ -87,7 +85,7 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   addDependsOn(workflow, jobs, deps, diagnostics);
   if (diagnostics.length > 0) return { diagnostics };
 
-  const dependents = invert(deps);
+  const { start, list } = dependentsOf(deps);
   const waiting = new Int32Array(jobs.length);
   for (let i = 0; i < jobs.length; i++) waiting[i] = deps[i]!.length;
   const levels = new Array<number>(jobs.length).fill(0);
@@ -95,9 +93,8 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) queue.push(i);
   for (let head = 0; head < queue.length; head++) {
     const i = queue[head]!;
-    const waiters = dependents[i]!;
-    for (let k = 0; k < waiters.length; k++) {
-      const d = waiters[k]!;
+    for (let k = start[i]!; k < start[i + 1]!; k++) {
+      const d = list[k]!;
       if (levels[i]! + 1 > levels[d]!) levels[d] = levels[i]! + 1;
       waiting[d]! -= 1;
       if (waiting[d] === 0) queue.push(d);
@@ -107,27 +104,28 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
     diagnostics.push(cycleDiagnostic(workflow, jobs, deps, waiting));
     return { diagnostics };
   }
-  return { dag: { deps, dependents, levels, order: byLevel(levels), producers }, diagnostics };
+  return { dag: { deps, levels, order: byLevel(levels), producers }, diagnostics };
 }
 
-/** dependents[d]: the jobs that wait for d, in index order, each list allocated at its exact size. */
-function invert(deps: readonly (readonly number[])[]): number[][] {
-  const count = new Int32Array(deps.length);
+/**
+ * The jobs that wait for each job, in index order, in two flat arrays: those of d are
+ * list[start[d]] … list[start[d + 1] - 1]. (One small array per job would be 12,000 objects for
+ * the collector to copy in a large plan.)
+ */
+function dependentsOf(deps: readonly (readonly number[])[]): { start: Int32Array; list: Int32Array } {
+  const start = new Int32Array(deps.length + 1);
   for (let i = 0; i < deps.length; i++) {
-    const list = deps[i]!;
-    for (let k = 0; k < list.length; k++) count[list[k]!]! += 1;
+    const own = deps[i]!;
+    for (let k = 0; k < own.length; k++) start[own[k]! + 1]! += 1;
   }
-  const dependents: number[][] = new Array(deps.length);
-  for (let d = 0; d < deps.length; d++) dependents[d] = new Array<number>(count[d]!);
-  const filled = new Int32Array(deps.length);
+  for (let d = 0; d < deps.length; d++) start[d + 1]! += start[d]!;
+  const list = new Int32Array(start[deps.length]!);
+  const filled = start.slice(0, deps.length);
   for (let i = 0; i < deps.length; i++) {
-    const list = deps[i]!;
-    for (let k = 0; k < list.length; k++) {
-      const d = list[k]!;
-      dependents[d]![filled[d]!++] = i;
-    }
+    const own = deps[i]!;
+    for (let k = 0; k < own.length; k++) list[filled[own[k]!]!++] = i;
   }
-  return dependents;
+  return { start, list };
 }
 
 /** Job indices by level, then index: a counting sort, since levels are small integers. */

@@ -10,11 +10,17 @@ import type { JobReason, JobStatus, PlanFs } from './types.js';
 const NONE_MISSING = Object.freeze([]) as unknown as string[];
 
 export interface JobDecision {
-  status: JobStatus;
-  reason: JobReason;
-  detail?: string;
-  missingInputs: string[];
+  readonly status: JobStatus;
+  readonly reason: JobReason;
+  readonly detail?: string;
+  readonly missingInputs: string[];
 }
+
+// The decisions that carry nothing job-specific, shared by every job they fit: a fresh 12,000-job plan
+// is 12,000 times "never completed", and one object each is memory the collector must copy.
+const NEVER_COMPLETED: JobDecision = Object.freeze({ status: 'run', reason: 'never completed', missingInputs: NONE_MISSING });
+const UP_TO_DATE: JobDecision = Object.freeze({ status: 'skip', reason: 'up to date', missingInputs: NONE_MISSING });
+const WHEN_FALSE: JobDecision = Object.freeze({ status: 'skip', reason: 'when false', missingInputs: NONE_MISSING });
 
 export function decideStatuses(
   jobs: readonly ExpandedJob[],
@@ -81,7 +87,7 @@ export function decideStatuses(
       }
     }
     if (whenFalse.has(j.rule.name)) {
-      decisions[i] = { status: 'skip', reason: 'when false', missingInputs: NONE_MISSING };
+      decisions[i] = WHEN_FALSE;
       continue;
     }
     decisions[i] = decide(j, dag.deps[i]!, decisions, jobs, exists, mtime, missingInputs);
@@ -106,7 +112,7 @@ function decide(
     if (exists(out)) existing += 1;
     else firstMissing ??= out;
   }
-  if (existing === 0) return { status: 'run', reason: 'never completed', missingInputs };
+  if (existing === 0) return missingInputs === NONE_MISSING ? NEVER_COMPLETED : { status: 'run', reason: 'never completed', missingInputs };
   if (firstMissing !== undefined) return { status: 'run', reason: 'outputs missing', detail: firstMissing, missingInputs };
   for (let k = 0; k < deps.length; k++) {
     const d = deps[k]!;
@@ -134,5 +140,5 @@ function decide(
   if (newestInput > oldestOutput) {
     return { status: 'run', reason: 'input newer', detail: `${newestInputPath} is newer than ${oldestOutputPath}`, missingInputs };
   }
-  return { status: 'skip', reason: 'up to date', missingInputs };
+  return missingInputs === NONE_MISSING ? UP_TO_DATE : { status: 'skip', reason: 'up to date', missingInputs };
 }
