@@ -11,25 +11,32 @@ export function planText(plan: Plan, style: Style, options: { verbose: boolean; 
   const lines: string[] = [];
   const { summary } = plan;
   lines.push(style.bold(`dry-run: ${plan.workflow} (${plan.file}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
-  // Indexed loops over the jobs: this runs once, before V8 optimises it, where a for-of allocates an
-  // iterator result per element (12,000 of them for a large plan).
+  // One indexed pass groups the jobs by phase, then rule, keeping only what is printed: the first
+  // few jobs and counts for the rest. (It runs once, before V8 optimises it, where a for-of would
+  // allocate an iterator result per job; 12,000 jobs need no 12,000-element lists either.)
+  const phases: Map<string, RuleGroup>[] = [];
+  const phaseSizes: number[] = [];
   const { jobs } = plan;
-  const phases: JobSpec[][] = [];
-  for (let i = 0; i < jobs.length; i++) (phases[jobs[i]!.level] ??= []).push(jobs[i]!);
-  phases.forEach((phase, level) => {
-    lines.push('', style.bold(`Phase ${level + 1}`) + style.dim(` · ${count(phase.length, 'job')}`));
-    const byRule = new Map<string, JobSpec[]>();
-    for (let i = 0; i < phase.length; i++) {
-      const j = phase[i]!;
-      const list = byRule.get(j.rule);
-      if (list === undefined) byRule.set(j.rule, [j]);
-      else list.push(j);
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    const byRule = (phases[j.level] ??= new Map());
+    phaseSizes[j.level] = (phaseSizes[j.level] ?? 0) + 1;
+    let group = byRule.get(j.rule);
+    if (group === undefined) byRule.set(j.rule, (group = { shown: [], folded: 0, counts: new Map() }));
+    if (options.verbose || group.shown.length < SHOWN_PER_RULE) {
+      group.shown.push(j);
+      continue;
     }
-    for (const [rule, list] of byRule) {
-      const shown = options.verbose ? list.length : Math.min(list.length, SHOWN_PER_RULE);
-      for (let i = 0; i < shown; i++) lines.push(...jobLines(list[i]!, style));
-      const rest = list.length - shown;
-      if (rest > 0) lines.push(style.dim(`  … ${count(rest, `more ${rule} job`)}: ${statusCounts(list, shown)} (-v shows every job)`));
+    group.folded += 1;
+    let byReason = group.counts.get(j.status);
+    if (byReason === undefined) group.counts.set(j.status, (byReason = new Map()));
+    byReason.set(j.reason, (byReason.get(j.reason) ?? 0) + 1);
+  }
+  phases.forEach((byRule, level) => {
+    lines.push('', style.bold(`Phase ${level + 1}`) + style.dim(` · ${count(phaseSizes[level]!, 'job')}`));
+    for (const [rule, group] of byRule) {
+      for (const j of group.shown) lines.push(...jobLines(j, style));
+      if (group.folded > 0) lines.push(style.dim(`  … ${count(group.folded, `more ${rule} job`)}: ${statusCounts(group.counts)} (-v shows every job)`));
     }
   });
   lines.push('', summaryLine(plan, style));
@@ -69,15 +76,15 @@ function jobLines(j: JobSpec, style: Style): string[] {
   return out;
 }
 
-/** `12 run: never completed, 3 skip: up to date` for jobs[from…], by status, then reason (no string per job). */
-function statusCounts(jobs: readonly JobSpec[], from: number): string {
-  const counts = new Map<string, Map<string, number>>();
-  for (let i = from; i < jobs.length; i++) {
-    const j = jobs[i]!;
-    let byReason = counts.get(j.status);
-    if (byReason === undefined) counts.set(j.status, (byReason = new Map()));
-    byReason.set(j.reason, (byReason.get(j.reason) ?? 0) + 1);
-  }
+/** A rule's jobs in one phase: those printed in full, and status → reason → count for the rest. */
+interface RuleGroup {
+  shown: JobSpec[];
+  folded: number;
+  counts: Map<string, Map<string, number>>;
+}
+
+/** `12 run: never completed, 3 skip: up to date`, by status, then reason. */
+function statusCounts(counts: RuleGroup['counts']): string {
   return [...counts].flatMap(([status, byReason]) => [...byReason].map(([reason, n]) => `${n} ${status}: ${reason}`)).join(', ');
 }
 
