@@ -169,5 +169,8 @@ shell = "x"
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('… 47 more trim jobs: 47 run: never completed (-v shows every job)');
     expect(runCli(['-v', 'dry-run'], { cwd: dir }).stderr).toContain('trim[sample=S49]');
+    // Folded jobs with different outcomes are counted per status and reason, in order of appearance.
+    for (let i = 45; i < 50; i++) touch(dir, `trimmed/S${i}.fq`);
+    expect(runCli(['dry-run'], { cwd: dir }).stderr).toContain('… 47 more trim jobs: 42 run: never completed, 5 skip: up to date (-v shows every job)');
   });
 });
