@@ -23,7 +23,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
 for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
 
-/** The modules (dist/, relative) that make up the second bundle's exports. */
+/**
+ * The modules (dist/, relative) that make up the second bundle's exports. bin/oxo-flow.js routes the
+ * commands of the cli/commands/ entries here (MORE_COMMANDS); a command routed to either bundle still
+ * runs, since both carry the command line, so a mismatch would cost only speed.
+ */
 const MORE = [
   'cli/commands/ai-status.js',
   'cli/commands/ai-skills.js',
