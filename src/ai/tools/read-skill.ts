@@ -61,27 +61,31 @@ export function readSkillFile(skill: Skill, relative: string): ToolOutput {
   }
 }
 
-const builtinGate = { builtinReadOnly: true, trustAnnotations: true } as const;
-const readOnly = { readOnlyHint: true };
+/** What both built-in skill readers share: read-only, built in, callable without a prompt. */
+const BUILTIN_READER = {
+  origin: { kind: 'builtin' },
+  annotations: { readOnlyHint: true },
+  gate: { builtinReadOnly: true, trustAnnotations: true },
+  callable: true,
+} as const;
 
 export function readSkillTools(active: readonly Skill[]): ToolEntry[] {
   const names = active.map((s) => s.name);
-  const noSkill = (name: unknown): ToolOutput =>
-    fail(`no active skill named ${JSON.stringify(name)}; active skills: ${names.length > 0 ? names.join(', ') : 'none'}`);
+  /** Run `read` on the active skill that `args.name` names, or say which skills are active. */
+  const withSkill =
+    (read: (skill: Skill, args: Record<string, unknown>) => ToolOutput | Promise<ToolOutput>) =>
+    async (args: Record<string, unknown>): Promise<ToolOutput> => {
+      const skill = findSkill(active, args.name);
+      if (skill === undefined) return fail(`no active skill named ${JSON.stringify(args.name)}; active skills: ${names.length > 0 ? names.join(', ') : 'none'}`);
+      return read(skill, args);
+    };
   return [
     {
       name: 'read_skill',
       description: 'Read the full text of an active skill (its prompt text, or the SKILL.md body).',
       inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'skill name' } }, required: ['name'], additionalProperties: false },
-      origin: { kind: 'builtin' },
-      annotations: readOnly,
-      gate: builtinGate,
-      callable: true,
-      invoke: async (args) => {
-        const skill = findSkill(active, args.name);
-        if (skill === undefined) return noSkill(args.name);
-        return { isError: false, text: skill.prompt ?? '' };
-      },
+      ...BUILTIN_READER,
+      invoke: withSkill((skill) => ({ isError: false, text: skill.prompt ?? '' })),
     },
     {
       name: 'read_skill_file',
@@ -92,16 +96,8 @@ export function readSkillTools(active: readonly Skill[]): ToolEntry[] {
         required: ['name', 'path'],
         additionalProperties: false,
       },
-      origin: { kind: 'builtin' },
-      annotations: readOnly,
-      gate: builtinGate,
-      callable: true,
-      invoke: async (args) => {
-        const skill = findSkill(active, args.name);
-        if (skill === undefined) return noSkill(args.name);
-        if (typeof args.path !== 'string') return fail('"path" must be a string');
-        return readSkillFile(skill, args.path);
-      },
+      ...BUILTIN_READER,
+      invoke: withSkill((skill, args) => (typeof args.path === 'string' ? readSkillFile(skill, args.path) : fail('"path" must be a string'))),
     },
   ];
 }
