@@ -66,7 +66,7 @@ function jobLines(j: JobSpec, style: Style): string[] {
   const detail = j.detail ? style.dim(` (${j.detail})`) : '';
   const out = [`  ${mark} ${j.id}  ${j.status === 'run' ? style.green(status) : style.dim(status)}${detail}`];
   if (j.status === 'skip') return out;
-  const command = j.command.trim().split('\n');
+  const command = j.shownCommand.trim().split('\n');
   command.forEach((line, i) => out.push(`      ${i === 0 ? style.dim('$') : ' '} ${line.trimEnd()}`));
   const facts = [`threads ${j.threads}`];
   if (j.memory !== undefined) facts.push(`memory ${j.memory}`);

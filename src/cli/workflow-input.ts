@@ -3,9 +3,9 @@
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { checkWorkflow } from '../workflow/checks/index.js';
-import { graphDiagnostics } from '../workflow/dag/graph-check.js';
 import { readWorkflowFile } from '../workflow/load/index.js';
 import type { Workflow } from '../workflow/model.js';
+import { validateWorkflow } from '../workflow/validate.js';
 import type { CliContext } from './context.js';
 import { resolveWorkflowPath } from './workflow-path.js';
 
@@ -14,8 +14,9 @@ export type WorkflowReport =
   | { kind: 'loaded'; shown: string; /** absolute */ path: string; workflow?: Workflow; diagnostics: Diagnostic[] };
 
 /**
- * Load and check: schema/normalisation errors, then cross-field checks, then (with `graph`) DAG errors.
- * dry-run and graph leave the DAG to the planner, which reports the same E006 on the expanded jobs.
+ * Load and check. With `graph` (validate, lint): the engine's one validation entry point, every
+ * problem in one run. dry-run and graph run the cross-field checks here and leave the rest to the
+ * expansion pipeline, which the planner runs with the real overrides and samples.
  */
 export async function loadAndCheck(arg: string | undefined, ctx: CliContext, options: { graph: boolean }): Promise<WorkflowReport> {
   const resolved = resolveWorkflowPath(arg, ctx.cwd);
@@ -27,8 +28,6 @@ export async function loadAndCheck(arg: string | undefined, ctx: CliContext, opt
     return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
   }
   if (!loaded.workflow) return { kind: 'loaded', shown, path: resolved.path, diagnostics: loaded.diagnostics };
-  const diagnostics = [...loaded.diagnostics, ...checkWorkflow(loaded.workflow)];
-  // The DAG needs well-formed rules; on a broken file its findings would only repeat the errors above.
-  if (options.graph && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...graphDiagnostics(loaded.workflow));
+  const diagnostics = [...loaded.diagnostics, ...(options.graph ? validateWorkflow(loaded.workflow) : checkWorkflow(loaded.workflow))];
   return { kind: 'loaded', shown, path: resolved.path, workflow: loaded.workflow, diagnostics };
 }

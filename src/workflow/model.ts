@@ -59,6 +59,8 @@ export interface Resources {
   gpu?: number;
   disk?: string;
   timeLimit?: string;
+  /** `timeLimit` in seconds (E038 when it does not parse). */
+  timeLimitSeconds?: number;
 }
 
 export interface Scatter {
@@ -93,6 +95,12 @@ export interface Rule {
   shell?: string;
   script?: string;
   log?: string;
+  /**
+   * `temp_output` and `protected_output` path templates. Each is also one of the rule's outputs
+   * (the loader adds it to `output` when it is not listed there).
+   */
+  tempOutput: string[];
+  protectedOutput: string[];
   /** Effective values: rule-level `threads`/`memory` win over `resources.*`. */
   threads?: number;
   memoryMb?: number;
@@ -111,10 +119,17 @@ export interface Rule {
   expandInputs: ExpandInput[];
 }
 
+/** Where a sample group or pair came from when a sample sheet supplied it (for diagnostics). */
+export interface SheetRow {
+  file: string;
+  line: number;
+}
+
 export interface SampleGroup {
   name: string;
   samples: string[];
   metadata: Record<string, ConfigValue>;
+  row?: SheetRow;
 }
 
 export interface Pair {
@@ -123,6 +138,7 @@ export interface Pair {
   control?: string;
   experimentType?: string;
   metadata: Record<string, ConfigValue>;
+  row?: SheetRow;
 }
 
 /** Commands that may have their own `[ai.<command>]` skills list. */
@@ -146,6 +162,9 @@ export interface WorkflowMeta {
   author?: string;
   formatVersion?: string;
   samplePattern?: string;
+  /** Sample sheets as written (relative to the workflow directory). */
+  sampleGroupsFile?: string;
+  pairsFile?: string;
 }
 
 export interface Defaults {

@@ -106,6 +106,12 @@ export function defineWorkflowSchema(z: typeof Zod) {
       shell: z.string().optional().describe('shell command with {placeholders}'),
       script: z.string().optional().describe('script file to run'),
       log: z.string().optional().describe('log file path'),
+      temp_output: pathListSchema
+        .optional()
+        .describe('outputs that are intermediate: removed once every job that reads them is done (also outputs of the rule)'),
+      protected_output: pathListSchema
+        .optional()
+        .describe('outputs made read-only after the job; no rule may write them again (also outputs of the rule)'),
       threads: threadsSchema.optional().describe('threads (wins over resources.threads)'),
       memory: memorySchema.optional().describe('memory (wins over resources.memory)'),
       resources: resourcesSchema.optional(),
@@ -130,6 +136,14 @@ export function defineWorkflowSchema(z: typeof Zod) {
       author: z.string().optional(),
       format_version: z.string().optional(),
       sample_pattern: z.string().optional().describe('glob-like pattern with {sample}, e.g. "raw/{sample}_R1.fq.gz"'),
+      sample_groups_file: z
+        .string()
+        .optional()
+        .describe('TSV or CSV sample sheet (relative to the workflow) with columns name, samples (comma-joined), and metadata columns'),
+      pairs_file: z
+        .string()
+        .optional()
+        .describe('TSV or CSV sheet (relative to the workflow) with columns pair_id, experiment (or tumor), control (or normal), experiment_type, and metadata columns'),
     })
     .describe('workflow metadata');
 

@@ -31,6 +31,8 @@ export function makeRule(r: RuleInput, index = 0): Rule {
     priority: 0,
     tags: [],
     expandInputs: [],
+    tempOutput: [],
+    protectedOutput: [],
     ...rest,
     input: pathSet(input),
     output: pathSet(output),

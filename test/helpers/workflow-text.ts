@@ -1,8 +1,7 @@
 // Build small .oxoflow texts for workflow tests and run the whole pipeline (load → checks → lint).
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
-import { checkWorkflow } from '../../src/workflow/checks/index.js';
-import { loadWorkflow } from '../../src/workflow/load/index.js';
 import { lintWorkflow } from '../../src/workflow/lint/index.js';
+import { validateWorkflowText } from '../../src/workflow/validate.js';
 
 /** A documented workflow header, then `body`. */
 export function wf(body: string, header = 'name = "t"\ndescription = "test"\nauthor = "tests"'): string {
@@ -14,10 +13,12 @@ export function quietRule(name: string, fields: string): string {
   return `[[rules]]\nname = "${name}"\ndescription = "d"\nlog = "logs/${name}.log"\n${fields}\n[rules.environment]\nconda = "envs/${name}.lock.yml"\n`;
 }
 
-export function diagnose(text: string, file = 'main.oxoflow'): Diagnostic[] {
-  const loaded = loadWorkflow(text, file);
-  if (!loaded.workflow) return loaded.diagnostics;
-  return [...loaded.diagnostics, ...checkWorkflow(loaded.workflow), ...lintWorkflow(loaded.workflow)];
+/** What `oxo-flow lint` reports: the one validation entry point, then the lints. `sheets`: sample sheets by name. */
+export function diagnose(text: string, file = 'main.oxoflow', sheets: Record<string, string> = {}): Diagnostic[] {
+  const readSheet = (name: string) => (name in sheets ? { text: sheets[name]! } : { error: 'no such file' });
+  const validated = validateWorkflowText(text, file, { readSheet });
+  if (!validated.workflow) return validated.diagnostics;
+  return [...validated.diagnostics, ...lintWorkflow(validated.workflow)];
 }
 
 export function codesOf(diagnostics: readonly Diagnostic[]): string[] {

@@ -1,4 +1,4 @@
-// Built-in read-only tool validate_workflow: run the engine's loader and checks on a TOML text and return
+// Built-in read-only tool validate_workflow: run the engine's validation (validateWorkflowText) on a TOML text and return
 // its findings, so a model can check a workflow before proposing it. Nothing is written.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ToolEntry } from './types.js';
@@ -22,11 +22,11 @@ export function validateWorkflowTool(): ToolEntry {
     invoke: async (args) => {
       if (typeof args.toml !== 'string') return { isError: true, text: '"toml" must be a string holding the workflow text', code: 'TOOL003' };
       if (Buffer.byteLength(args.toml) > MAX_WORKFLOW_TEXT) return { isError: true, text: `the workflow text is over ${MAX_WORKFLOW_TEXT} bytes`, code: 'TOOL003' };
-      // Loaded on first use: `ai tools` lists this tool without paying for the engine.
-      const [{ loadWorkflow }, { checkWorkflow }] = await Promise.all([import('../../workflow/load/index.js'), import('../../workflow/checks/index.js')]);
-      const result = loadWorkflow(args.toml, 'workflow.oxoflow');
-      // Cross-field rules need a loaded workflow; without one, the loader's findings are the answer.
-      const diagnostics = result.workflow !== undefined ? [...result.diagnostics, ...checkWorkflow(result.workflow)] : result.diagnostics;
+      // Loaded on first use: `ai tools` lists this tool without paying for the engine. The same entry
+      // point as `oxo-flow validate`, so both report the same problems (cycles included).
+      const { validateWorkflowText } = await import('../../workflow/validate.js');
+      const result = validateWorkflowText(args.toml, 'workflow.oxoflow');
+      const diagnostics = result.diagnostics;
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
       const head = errors === 0 && result.workflow !== undefined ? 'valid: no errors' : `invalid: ${errors} error(s)`;
       return { isError: false, text: [head, ...diagnostics.map(formatFinding)].join('\n') };

@@ -23,6 +23,17 @@ export const workflowCodes = {
   E023: { severity: 'error', title: 'more than one environment backend in a rule', hint: 'keep exactly one of conda, mamba, pixi, docker, singularity, venv, modules', doc },
   E024: { severity: 'error', title: 'wrong type', doc },
   E025: { severity: 'error', title: 'missing required key', doc },
+  E030: { severity: 'error', title: 'a sample or wildcard value cannot be a file name', hint: 'use names of letters, digits, ".", "_" and "-" that do not start with "-"; "/", NUL, newlines, "." and ".." are refused', doc },
+  E031: { severity: 'error', title: 'placeholder that cannot be filled', doc },
+  E032: { severity: 'error', title: 'a rendered path leaves the project', hint: 'values substituted into paths must keep them inside the project directory', doc },
+  E033: { severity: 'error', title: 'file is not valid UTF-8', hint: 'save the file as UTF-8', doc },
+  E034: { severity: 'error', title: 'a pair lacks a value a rule uses', doc },
+  E035: { severity: 'error', title: 'values_from does not name a config key', hint: 'write values_from = "config.KEY", or list the values in values = [...]', doc },
+  E036: { severity: 'error', title: 'empty list of values', doc },
+  E037: { severity: 'error', title: 'required config key has no value', doc },
+  E038: { severity: 'error', title: 'invalid time_limit', hint: 'use e.g. "30s", "45m", "2h", "1d", "1h30m" or "HH:MM:SS"', doc },
+  E039: { severity: 'error', title: 'sample sheet cannot be used', doc },
+  E040: { severity: 'error', title: 'a rule writes another rule\'s protected output', doc },
 
   // Lint findings: warnings fail `lint --strict`, info never fails. Numbers keep the reference
   // system's meanings; codes it used for two things keep one of them, and W026+ are ours.

@@ -6,8 +6,8 @@ import type { Workflow } from '../model.js';
 import type { Locator } from './locate.js';
 import { commandTexts } from './rule-texts.js';
 
-/** A target that is the whole file system or the home directory, ending at a word boundary. */
-const ROOT_TARGET = String.raw`(?:/|/\*|~|~/|~/\*|\$HOME/?|\$\{HOME\}/?|"\$HOME"/?)(?=$|[\s;&|)])`;
+/** A target that is the whole file system or the home directory (also quoted: `'/'` is still /), ending at a word boundary. */
+const ROOT_TARGET = String.raw`(?:/|/\*|~|~/|~/\*|\$HOME/?|\$\{HOME\}/?|"\$HOME"/?|"/"|'/')(?=$|[\s;&|)])`;
 
 interface BlockedPattern {
   category: string;

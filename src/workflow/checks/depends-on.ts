@@ -1,4 +1,5 @@
-// E007: depends_on (or scatter.gather) naming a rule that does not exist.
+// E007: depends_on (or scatter.gather) naming a rule that does not exist. E006: depends_on naming the
+// rule itself, the shortest cycle.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Workflow } from '../model.js';
 import { nearestName } from '../../diagnostics/nearest-name.js';
@@ -18,6 +19,14 @@ export function checkDependsOn(w: Workflow, loc: Locator, out: Diagnostic[]): vo
   for (const rule of w.rules) {
     rule.dependsOn.forEach((dep, i) => {
       if (!names.has(dep)) unknown(dep, 'depends_on', ['rules', rule.index, 'depends_on', i], rule.name);
+      else if (dep === rule.name) {
+        out.push(
+          diagnostic('E006', `cycle: rule "${rule.name}" depends on itself (${rule.name} → ${rule.name})`, {
+            ...loc.at(['rules', rule.index, 'depends_on', i], rule.name),
+            hint: 'remove the rule\'s own name from depends_on',
+          }),
+        );
+      }
     });
     const gather = rule.scatter?.gather;
     if (gather !== undefined && !names.has(gather)) unknown(gather, 'scatter.gather', ['rules', rule.index, 'scatter', 'gather'], rule.name);

@@ -11,10 +11,14 @@ import { checkParentPaths } from './parent-paths.js';
 import { checkRuleShape } from './rule-shape.js';
 import { checkWhenSyntax } from './when-syntax.js';
 import { checkWorkflowName } from './workflow-name.js';
+import { checkFillablePlaceholders } from './fillable-placeholders.js';
+import { checkValueLists } from './value-lists.js';
+import { checkWildcardValues } from './wildcard-values.js';
 
 export { findBlockedPattern } from './blocked-shell.js';
 export { sourcedWildcards } from './output-wildcards.js';
 export { configKeyOf } from './config-refs.js';
+export { unusableName } from './wildcard-values.js';
 
 type Check = (w: Workflow, loc: Locator, out: Diagnostic[]) => void;
 
@@ -27,6 +31,9 @@ const CHECKS: readonly Check[] = [
   checkParentPaths, // E009
   checkBlockedShell, // E011
   checkWhenSyntax, // E022
+  checkWildcardValues, // E030
+  checkFillablePlaceholders, // E031, E034
+  checkValueLists, // E035, E036
 ];
 
 /** Errors of the format that need the whole workflow (cross-field rules). */

@@ -38,5 +38,5 @@ export function engineConfigKeys(groupNames: readonly string[]): Set<string> {
   return new Set(['samples_list', 'pairs_list', ...groupNames.map((g) => `samples_${g}`)]);
 }
 
-export const PAIR_WILDCARDS: ReadonlySet<string> = new Set(['pair_id', 'experiment', 'control', 'experiment_type', 'tumor', 'normal']);
+export const PAIR_WILDCARDS: ReadonlySet<string> = new Set(['pair_id', 'experiment', 'control', 'experiment_type', 'tumor', 'normal', 'tumor_type']);
 export const SAMPLE_WILDCARDS: ReadonlySet<string> = new Set(['sample', 'group']);

@@ -20,13 +20,18 @@ export interface Dag {
   producers: Map<string, number>;
 }
 
-// What path.posix.normalize would change here: a leading `./`, or `//`, `/./` or `/../` anywhere.
+// What pathKey changes: a leading `./`, `//`, `/./` or `/../` anywhere, or a trailing `/`.
 // One regex pass, since pathKey runs several times for every path of a plan.
-const NEEDS_NORMALISING = /^\.\/|\/\/|\/\.\.?\//;
+const NEEDS_NORMALISING = /^\.\/|\/\/|\/\.\.?\/|.\/$/;
 
-/** Paths compare after removing `./` and doubled slashes, so `./a/b` and `a/b` are one file. */
+/**
+ * Paths compare after removing `./`, doubled slashes and a trailing slash, so `./a/b` and `a/b` are
+ * one file, and an input `index` is the output directory `index/`.
+ */
 export function pathKey(p: string): string {
-  return NEEDS_NORMALISING.test(p) ? path.posix.normalize(p) : p;
+  if (!NEEDS_NORMALISING.test(p)) return p;
+  const n = path.posix.normalize(p);
+  return n.length > 1 && n.endsWith('/') ? n.slice(0, -1) : n;
 }
 
 export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { dag?: Dag; diagnostics: Diagnostic[] } {
@@ -55,6 +60,18 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
     const b = jobs[c.second]!;
     const more = c.count > 1 ? ` (and ${c.count - 1} more output${c.count > 2 ? 's' : ''})` : '';
     const who = a.rule === b.rule ? `jobs ${a.id} and ${b.id} of rule ${a.rule.name}` : `rules ${a.rule.name} and ${b.rule.name}`;
+    const guarded = [a, b].find((j) => j.protectedOutputs.some((p) => pathKey(p) === pathKey(c.path)));
+    if (guarded !== undefined && a.rule !== b.rule) {
+      const other = guarded === a ? b : a;
+      diagnostics.push(
+        diagnostic('E040', `rule ${other.rule.name} writes ${c.path}, a protected_output of rule ${guarded.rule.name}`, {
+          ...locate(workflow, other.rule, 'output'),
+          rule: other.rule.name,
+          hint: 'a protected output is written once, by its own rule; write to another path',
+        }),
+      );
+      continue;
+    }
     diagnostics.push(
       diagnostic('E006', `${who} both produce ${c.path}${more}`, {
         ...locate(workflow, b.rule, 'output'),

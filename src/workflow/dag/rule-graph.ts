@@ -1,12 +1,8 @@
 // The graph that `oxo-flow graph` draws: rules (default) or jobs (--expanded) as nodes, with edges
 // taken from the job DAG so the drawing shows exactly what the planner would schedule.
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { hasErrors } from '../../diagnostics/diagnostic.js';
-import type { ConfigValue, Workflow } from '../model.js';
-import { expandJobs } from '../expand/expand-jobs.js';
-import { parseOverrides } from '../expand/overrides.js';
-import { effectiveConfig, resolveSamples } from '../expand/sources.js';
-import { buildDag } from './build-dag.js';
+import { expandWorkflow } from '../expand/expand-workflow.js';
+import type { Workflow } from '../model.js';
 
 export interface GraphNode {
   id: string;
@@ -31,17 +27,15 @@ export interface GraphSettings {
  * Job-level drawings need real values, so a missing source is E021 as in dry-run.
  */
 export function workflowGraph(workflow: Workflow, settings: GraphSettings): { graph?: Graph; diagnostics: Diagnostic[] } {
-  const overrides = parseOverrides(settings.overrides ?? [], workflow.config);
-  if (hasErrors(overrides.diagnostics)) return { diagnostics: overrides.diagnostics };
-  const base = effectiveConfig(workflow, overrides.values, []);
-  const samples = resolveSamples(workflow, settings.samples, (k: string): ConfigValue | undefined => base.get(k), settings.list);
-  if (hasErrors(samples.diagnostics)) return { diagnostics: samples.diagnostics };
-  const config = effectiveConfig(workflow, overrides.values, samples.source.members);
-  const expanded = expandJobs(workflow, { samples: samples.source, config, standIns: !settings.expanded });
-  if (hasErrors(expanded.diagnostics)) return { diagnostics: expanded.diagnostics };
-  const { dag, diagnostics } = buildDag(workflow, expanded.jobs);
-  if (dag === undefined) return { diagnostics: [...expanded.diagnostics, ...diagnostics] };
-  const jobs = expanded.jobs;
+  const result = expandWorkflow(workflow, {
+    ...(settings.overrides !== undefined ? { overrides: settings.overrides } : {}),
+    ...(settings.samples !== undefined ? { samples: settings.samples } : {}),
+    ...(settings.list !== undefined ? { list: settings.list } : {}),
+    standIns: !settings.expanded,
+  });
+  if (result.expanded === undefined) return { diagnostics: result.diagnostics };
+  const { jobs, dag } = result.expanded;
+  const expanded = { diagnostics: result.diagnostics };
 
   if (settings.expanded) {
     const nodes = dag.order.map((i) => ({ id: jobs[i]!.id, rule: jobs[i]!.rule.name, level: dag.levels[i]! }));

@@ -49,14 +49,16 @@ export function ruleDimensions(
   const where = () => locate(ctx.workflow, rule); // only for a diagnostic: positions cost a scan of the file
   const pairNames = [...mentioned].filter((n) => PAIR_SET.has(n));
   if (pairNames.length > 0) {
-    const pairs = ctx.workflow.pairs.filter((p) => !needsControl(pairNames) || p.control !== undefined);
+    // Every pair makes a job: a pair without a value the rule uses (a control) is E034 in the checks,
+    // never a silently missing job.
+    const pairs = ctx.workflow.pairs;
     if (pairs.length === 0) {
       if (!ctx.standIns) {
         diagnostics.push(
           diagnostic('E021', `\`{${pairNames[0]}}\` in rule ${rule.name} has no source: declare [[pairs]]`, {
             ...where(),
             rule: rule.name,
-            hint: ctx.workflow.pairs.length > 0 ? 'every [[pairs]] entry lacks a control, but this rule needs one' : 'add [[pairs]] entries with pair_id, experiment and control',
+            hint: 'add [[pairs]] entries with pair_id, experiment and control',
           }),
         );
         return undefined;
@@ -150,10 +152,6 @@ function sampleOptions(members: readonly SampleMember[], bySample: boolean, byGr
     cached.set(key, options);
   }
   return options;
-}
-
-function needsControl(names: readonly string[]): boolean {
-  return names.includes('control') || names.includes('normal');
 }
 
 function pairOption(p: Pair, mentioned: readonly string[]): Option {

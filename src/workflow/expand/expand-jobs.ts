@@ -22,14 +22,23 @@ export interface ExpandedJob {
   inputNames: Record<string, number>;
   outputs: string[];
   outputNames: Record<string, number>;
+  /** Rendered `temp_output` / `protected_output` paths: subsets of `outputs`. */
+  tempOutputs: string[];
+  protectedOutputs: string[];
   log?: string;
   /** The rendered command, worked out on first read (see Job). */
   readonly command: string;
+  /** The command as shown: `sensitive = true` config values read `***`. */
+  readonly shownCommand: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
   values: Record<string, string>;
 }
+
+/** Most rules mark no temp or protected outputs: their jobs share this empty list (never mutated). */
+const NONE: string[] = [];
+Object.freeze(NONE);
 
 export interface ExpandSettings {
   samples: SampleSource;
@@ -46,12 +55,19 @@ interface CompiledRule {
   rule: Rule;
   inputs: Template[];
   outputs: Template[];
+  temp: Template[];
+  protected: Template[];
   log?: Template;
   command?: Template;
   isScript: boolean;
   map?: Template;
   combine?: Template;
   expand: { pattern: Template; variables: [string, string[]][] }[];
+  /** Some path takes values (wildcards, config): its rendered form must stay in the project. */
+  confine: boolean;
+  /** Per output / log template: written absolute, so an absolute rendered path is what the user meant. */
+  absoluteOutputs: boolean[];
+  absoluteLog: boolean;
 }
 
 /** What every job of one rule shares when its command is rendered. */
@@ -60,6 +76,38 @@ interface CommandSource {
   threads: number;
   memory: string | undefined;
   config: (key: string) => ConfigValue | undefined;
+  /** Set when the workflow has sensitive config values: the config as displays see it. */
+  masked?: Masking;
+}
+
+/** Sensitive config keys read as `***`; their values, as words, are also hidden wherever else they land. */
+interface Masking {
+  config: (key: string) => ConfigValue | undefined;
+  secrets: readonly string[];
+}
+
+export const MASK = '***';
+
+function maskingFor(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>): Masking | undefined {
+  const keys = new Set<string>();
+  const secrets: string[] = [];
+  for (const [key, entry] of workflow.config) {
+    if (!entry.declaration?.sensitive) continue;
+    keys.add(key);
+    const v = config.get(key);
+    if (v === undefined) continue;
+    for (const w of Array.isArray(v) ? v.map(String) : [String(v)]) if (w.length >= 4) secrets.push(w);
+  }
+  if (keys.size === 0) return undefined;
+  secrets.sort((a, b) => b.length - a.length); // longest first, so a secret inside another goes with it
+  return { config: (k) => (keys.has(k) ? MASK : config.get(k)), secrets };
+}
+
+/** Hide every occurrence of a secret (a path built from one, a value quoted differently). */
+export function hideSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK);
+  return out;
 }
 
 /**
@@ -70,6 +118,8 @@ interface CommandSource {
 class Job implements ExpandedJob {
   declare step?: 'map' | 'combine';
   declare log?: string;
+  tempOutputs: string[] = NONE;
+  protectedOutputs: string[] = NONE;
   #source: CommandSource;
   #command: string | undefined;
 
@@ -89,7 +139,13 @@ class Job implements ExpandedJob {
   }
 
   get command(): string {
-    return (this.#command ??= renderCommand(this, this.#source));
+    return (this.#command ??= renderCommand(this, this.#source, this.#source.config));
+  }
+
+  get shownCommand(): string {
+    const masked = this.#source.masked;
+    if (masked === undefined) return this.command;
+    return hideSecrets(renderCommand(this, this.#source, masked.config), masked.secrets);
   }
 }
 
@@ -100,9 +156,10 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const byRule = new Map<string, ExpandedJob[]>();
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
+  const masked = maskingFor(workflow, config);
 
   for (const rule of workflow.rules) {
-    const c = compileRule(rule, workflow, config, diagnostics);
+    const c = compileRule(rule, workflow, config, diagnostics, settings.standIns ?? false);
     if (c === undefined) continue;
     const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
     if (!c.isScript && c.command) fanOut.push(c.command);
@@ -111,7 +168,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
     if (dims === undefined) continue;
 
-    const source = commandSource(c, workflow, getConfig);
+    const source = commandSource(c, workflow, getConfig, masked);
     const missing = new Set<string>();
     // One set of render values for the whole rule, pointed at each combination in turn, rather than
     // new closures for every job.
@@ -126,6 +183,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     };
     const renderPath = (t: Template) => renderTemplate(t, pathValues);
     const made: ExpandedJob[] = [];
+    let escaped: { field: string; path: string } | undefined;
     const combos = product(dims);
     for (let k = 0; k < combos.length; k++) {
       const combo = combos[k]!;
@@ -134,11 +192,25 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       for (let e = 0; e < c.expand.length; e++) inputs.push(...expandPattern(c.expand[e]!, values, getConfig));
       const outputs = c.outputs.map(renderPath);
       const log = c.log ? renderPath(c.log) : undefined;
+      if (c.confine && escaped === undefined) escaped = firstEscape(c, inputs, outputs, log);
       if (rule.transform) {
         made.push(...transformJobs(rule, source, combo, values, inputs, outputs, log, config, diagnostics, workflow));
         continue;
       }
-      made.push(job(source, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true));
+      const j = job(source, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true);
+      if (c.temp.length > 0) j.tempOutputs = c.temp.map(renderPath);
+      if (c.protected.length > 0) j.protectedOutputs = c.protected.map(renderPath);
+      made.push(j);
+    }
+    if (escaped !== undefined) {
+      diagnostics.push(
+        diagnostic('E032', `${escaped.field} ${JSON.stringify(escaped.path)} of rule ${rule.name} leaves the project directory once its values are filled in`, {
+          ...locate(workflow, rule, escaped.field),
+          rule: rule.name,
+          hint: 'a sample, wildcard or config value must not add ".." (or, for outputs and logs, make the path absolute); keep external data in inputs given by absolute paths',
+        }),
+      );
+      continue;
     }
     if (missing.size > 0 && !settings.standIns) {
       for (const name of missing) {
@@ -167,20 +239,34 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   return { jobs, diagnostics };
 }
 
-function commandSource(compiled: CompiledRule, workflow: Workflow, config: (key: string) => ConfigValue | undefined): CommandSource {
+function commandSource(
+  compiled: CompiledRule,
+  workflow: Workflow,
+  config: (key: string) => ConfigValue | undefined,
+  masked: Masking | undefined,
+): CommandSource {
   const rule = compiled.rule;
   const threads = rule.threads ?? workflow.defaults.threads ?? 1;
   const memory = rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText);
-  return { compiled, threads, memory, config };
+  return masked === undefined ? { compiled, threads, memory, config } : { compiled, threads, memory, config, masked };
 }
 
-function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string, ConfigValue>, diagnostics: Diagnostic[]): CompiledRule | undefined {
+/**
+ * Compile a rule's templates. A `{config.k}` with no value stops the rule (E005), except in a
+ * rule-level view (standIns: validate, the rule graph), where the rule is still placed in the DAG.
+ */
+function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string, ConfigValue>, diagnostics: Diagnostic[], standIns: boolean): CompiledRule | undefined {
   const c: CompiledRule = {
     rule,
     inputs: rule.input.paths.map(compileTemplate),
     outputs: rule.output.paths.map(compileTemplate),
+    temp: rule.tempOutput.map(compileTemplate),
+    protected: rule.protectedOutput.map(compileTemplate),
     isScript: rule.shell === undefined && rule.script !== undefined,
     expand: [],
+    confine: false,
+    absoluteOutputs: rule.output.paths.map((p) => p.startsWith('/')),
+    absoluteLog: rule.log?.startsWith('/') ?? false,
   };
   if (rule.log !== undefined) c.log = compileTemplate(rule.log);
   if (rule.shell !== undefined) c.command = compileTemplate(rule.shell);
@@ -206,11 +292,13 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
     }
     c.expand.push({ pattern: compileTemplate(e.pattern), variables });
   }
+  c.confine = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...c.expand.map((e) => e.pattern)].some((t) => t.parts.some((p) => typeof p !== 'string'));
   const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
   const reported = new Set<string>();
   for (const t of all) {
     for (const key of t.configKeys) {
-      if (config.has(key) || reported.has(key)) continue;
+      // A declared key without a value is E037, reported once by the pipeline at the key itself.
+      if (config.has(key) || workflow.config.has(key) || reported.has(key)) continue;
       reported.add(key);
       diagnostics.push(
         diagnostic('E005', `{config.${key}} in rule ${rule.name} is not defined in [config]`, {
@@ -219,10 +307,31 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
           hint: `add ${key} to [config], or pass ${key}=VALUE`,
         }),
       );
-      ok = false;
+      if (!standIns) ok = false;
     }
   }
   return ok ? c : undefined;
+}
+
+/** A relative path that climbs out of the directory it is relative to. */
+function climbsOut(p: string): boolean {
+  if (!p.includes('..')) return false;
+  const n = path.posix.normalize(p);
+  return n === '..' || n.startsWith('../');
+}
+
+/**
+ * The first rendered path that leaves the project: any path climbing out with `..`, and outputs or
+ * logs made absolute by a value (inputs may name external data by an absolute path).
+ */
+function firstEscape(c: CompiledRule, inputs: readonly string[], outputs: readonly string[], log: string | undefined): { field: string; path: string } | undefined {
+  for (let k = 0; k < inputs.length; k++) if (climbsOut(inputs[k]!)) return { field: 'input', path: inputs[k]! };
+  for (let k = 0; k < outputs.length; k++) {
+    const o = outputs[k]!;
+    if (climbsOut(o) || (o.startsWith('/') && !c.absoluteOutputs[k])) return { field: 'output', path: o };
+  }
+  if (log !== undefined && (climbsOut(log) || (log.startsWith('/') && !c.absoluteLog))) return { field: 'log', path: log };
+  return undefined;
 }
 
 /** Cartesian product of the fan-outs; a rule with none gives one combination with no values. */
@@ -278,7 +387,7 @@ function transformJobs(
   config: ReadonlyMap<string, ConfigValue>,
   diagnostics: Diagnostic[],
   workflow: Workflow,
-): ExpandedJob[] {
+): Job[] {
   const t = rule.transform!;
   const splitValues = listValues(t.split.values, t.split.valuesFrom, config);
   if (splitValues === undefined || splitValues.length === 0) {
@@ -292,7 +401,7 @@ function transformJobs(
   }
   const idKeys = Object.keys(combo.id).sort();
   const base = ['.oxo-flow', 'chunks', rule.name, ...idKeys.map((k) => `${k}=${combo.id[k]}`)].join('/');
-  const out: ExpandedJob[] = [];
+  const out: Job[] = [];
   const chunks: string[] = [];
   for (const v of splitValues) {
     const chunkOutputs = outputs.length > 0 ? outputs.map((o) => `${base}/${v}/${path.posix.basename(o)}`) : [`${base}/${v}.out`];
@@ -300,8 +409,13 @@ function transformJobs(
     const id = { ...combo.id, [t.split.by]: v };
     out.push(job(source, 'map', id, { ...values, [t.split.by]: v }, inputs, rule.input.names, chunkOutputs, outputs.length > 0 ? rule.output.names : {}, log, source.compiled.combine === undefined));
   }
-  if (source.compiled.combine !== undefined) {
-    out.push(job(source, 'combine', combo.id, { ...values, chunks: chunks.join(' ') }, chunks, {}, outputs, rule.output.names, log, true));
+  const c = source.compiled;
+  if (c.combine !== undefined) {
+    const combine = job(source, 'combine', combo.id, { ...values, chunks: chunks.join(' ') }, chunks, {}, outputs, rule.output.names, log, true);
+    const renderFinal = (t: Template) => renderTemplate(t, { vars: (n) => values[n], config: (k) => config.get(k) });
+    if (c.temp.length > 0) combine.tempOutputs = c.temp.map(renderFinal);
+    if (c.protected.length > 0) combine.protectedOutputs = c.protected.map(renderFinal);
+    out.push(combine);
   }
   return out;
 }
@@ -317,7 +431,7 @@ function job(
   outputNames: Record<string, number>,
   log: string | undefined,
   final: boolean,
-): ExpandedJob {
+): Job {
   const rule = source.compiled.rule;
   const keys = Object.keys(wildcards);
   let sorted = wildcards;
@@ -394,10 +508,11 @@ const INTERPRETERS: Record<string, string> = {
   '.jl': 'julia',
 };
 
-function renderCommand(j: ExpandedJob, source: CommandSource): string {
+function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string {
   const c = source.compiled;
   const template = j.step === 'map' ? c.map : j.step === 'combine' ? c.combine : c.command;
   if (template === undefined) return '';
+  const script = c.isScript && j.step === undefined;
   const text = renderTemplate(template, {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
@@ -405,11 +520,13 @@ function renderCommand(j: ExpandedJob, source: CommandSource): string {
     threads: source.threads,
     ...(source.memory !== undefined ? { memory: source.memory } : {}),
     params: j.rule.params,
-    config: source.config,
-    vars: (n) => j.values[n],
-    quotePaths: true,
+    config,
+    // {chunks} is the combine step's list of chunk files: one word each.
+    vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : j.values[n]),
+    // A script's path is rendered as text and quoted as one word below.
+    quote: !script,
   });
-  if (c.isScript && j.step === undefined) {
+  if (script) {
     const interpreter = INTERPRETERS[path.posix.extname(text)];
     return interpreter ? `${interpreter} ${shellQuote(text)}` : shellQuote(text);
   }

@@ -71,8 +71,9 @@ function coerce(raw: string, wanted: Wanted): { ok: true; value: ConfigValue } |
         ? { ok: true, value: Number(text) }
         : { ok: false, message: `expected a number, got "${raw}"` };
     case 'bool':
-      if (/^(true|yes|1)$/i.test(text)) return { ok: true, value: true };
-      if (/^(false|no|0)$/i.test(text)) return { ok: true, value: false };
+      // Only the two TOML spellings: `on=yes` is as much a type mismatch as `n=ten` for an integer.
+      if (text === 'true') return { ok: true, value: true };
+      if (text === 'false') return { ok: true, value: false };
       return { ok: false, message: `expected true or false, got "${raw}"` };
     case 'array':
       return { ok: true, value: raw === '' ? [] : raw.split(',').map((s) => s.trim()) };

@@ -9,7 +9,7 @@ import { indexKeyPositions, LineIndex } from '../positions/index.js';
 import type { WorkflowFile } from '../schema.js';
 import { workflowSchemas } from '../schema-runtime.js';
 import { WORKFLOW_SHAPE } from '../schema-shape.generated.js';
-import { normaliseWorkflow } from './normalise.js';
+import { normaliseWorkflow, type ReadSheet } from './normalise.js';
 import { issuesToDiagnostics } from './schema-issues.js';
 import { conformsToShape } from './shape-check.js';
 
@@ -53,35 +53,121 @@ function checkShape(data: unknown): ShapeCheck {
   return checked.success ? { ok: true, data: checked.data } : { ok: false, issues: checked.error.issues, schema };
 }
 
-/** Load workflow text. Pure: `file` is used for diagnostics and, with `dir`, to resolve relative paths. */
-export function loadWorkflow(text: string, file: string, options: { dir?: string } = {}): LoadResult {
+export interface LoadOptions {
+  dir?: string;
+  /** Reads sample sheets (sample_groups_file, pairs_file); without it a named sheet is E039. */
+  readSheet?: ReadSheet;
+}
+
+/**
+ * Load workflow text. Pure: `file` is used for diagnostics and, with `dir`, to resolve relative paths.
+ * Line endings are normalised first: a file saved with CRLF must not put `\r` into commands.
+ */
+export function loadWorkflow(source: string, file: string, options: LoadOptions = {}): LoadResult {
+  const text = source.includes('\r') ? source.replace(/\r\n/g, '\n') : source;
   const parsed = parseToml(text, file);
   if (parsed.diagnostic) return { diagnostics: [parsed.diagnostic] };
   const lines = new LineIndex(text);
   const positions = indexKeyPositions(text, lines);
   const checked = checkShape(parsed.data);
+  const source2 = { file, text, positions, ...(options.dir !== undefined ? { dir: options.dir } : {}), ...(options.readSheet ? { readSheet: options.readSheet } : {}) };
   if (!checked.ok) {
-    return { diagnostics: issuesToDiagnostics(checked.issues, { file, data: parsed.data, schema: checked.schema, positions }) };
+    const diagnostics = issuesToDiagnostics(checked.issues, { file, data: parsed.data, schema: checked.schema, positions });
+    // Keep going without the keys in error, so one wrong type does not hide the file's other
+    // problems (validate reports every independent problem in one run). The workflow is returned
+    // with the errors: nothing plans or runs a workflow that has any.
+    const pruned = withoutIssues(parsed.data, checked.issues);
+    if (pruned === undefined || !conformsToShape(WORKFLOW_SHAPE, pruned)) return { diagnostics };
+    const rest = normaliseWorkflow(pruned as WorkflowFile, source2);
+    return { workflow: rest.workflow, diagnostics: [...diagnostics, ...rest.diagnostics] };
   }
-  const { workflow, diagnostics } = normaliseWorkflow(checked.data, {
-    file,
-    text,
-    positions,
-    ...(options.dir !== undefined ? { dir: options.dir } : {}),
-  });
+  const { workflow, diagnostics } = normaliseWorkflow(checked.data, source2);
   return { workflow, diagnostics };
+}
+
+/**
+ * A copy of the data with every value a schema issue points at removed (unknown keys dropped, values
+ * of the wrong type deleted). Undefined when an issue is about the file itself or a missing key,
+ * which cannot be removed.
+ */
+function withoutIssues(data: unknown, issues: Extract<ShapeCheck, { ok: false }>['issues']): unknown {
+  const copy = structuredClone(data) as Record<string, unknown>;
+  for (const issue of issues) {
+    const parentPath = issue.code === 'unrecognized_keys' ? issue.path : issue.path.slice(0, -1);
+    let parent: unknown = copy;
+    for (const seg of parentPath) parent = parent !== null && typeof parent === 'object' ? (parent as Record<PropertyKey, unknown>)[seg as PropertyKey] : undefined;
+    if (parent === null || typeof parent !== 'object') return undefined;
+    const obj = parent as Record<PropertyKey, unknown>;
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) delete obj[k];
+      continue;
+    }
+    const key = issue.path[issue.path.length - 1];
+    if (key === undefined || obj[key as PropertyKey] === undefined || Array.isArray(obj)) return undefined;
+    delete obj[key as PropertyKey];
+  }
+  return copy;
+}
+
+/** Bytes → text; a file that is not UTF-8 is E033 at the first bad byte, never U+FFFD. */
+export function decodeUtf8(bytes: Uint8Array, file: string): { text: string } | { diagnostic: Diagnostic } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
+  } catch {
+    const bad = firstInvalidUtf8(bytes);
+    const before = new TextDecoder('utf-8').decode(bytes.subarray(0, bad));
+    const lines = before.split('\n');
+    return {
+      diagnostic: diagnostic('E033', `${file} is not valid UTF-8 (byte 0x${bytes[bad]?.toString(16).padStart(2, '0') ?? '??'} at offset ${bad})`, {
+        file,
+        line: lines.length,
+        column: lines[lines.length - 1]!.length + 1,
+      }),
+    };
+  }
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    const n = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (n < 0) return i;
+    for (let k = 1; k <= n; k++) if (i + k >= b.length || (b[i + k]! & 0xc0) !== 0x80) return i;
+    // Overlong, surrogate and out-of-range forms are invalid too.
+    if ((c === 0xe0 && b[i + 1]! < 0xa0) || (c === 0xed && b[i + 1]! > 0x9f) || (c === 0xf0 && b[i + 1]! < 0x90) || (c === 0xf4 && b[i + 1]! > 0x8f)) return i;
+    i += n + 1;
+  }
+  return b.length;
 }
 
 /** Read and load a workflow file; an unreadable file is CLI003. */
 export function readWorkflowFile(filePath: string, options: { displayPath?: string } = {}): LoadResult {
   const shown = options.displayPath ?? filePath;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(filePath, 'utf8');
+    bytes = readFileSync(filePath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
     return { diagnostics: [diagnostic('CLI003', `cannot read workflow ${shown}: ${why}`, { file: shown, hint: 'check the path and its permissions' })] };
   }
-  return loadWorkflow(text, shown, { dir: path.dirname(path.resolve(filePath)) });
+  const decoded = decodeUtf8(bytes, shown);
+  if ('diagnostic' in decoded) return { diagnostics: [decoded.diagnostic] };
+  const dir = path.dirname(path.resolve(filePath));
+  return loadWorkflow(decoded.text, shown, { dir, readSheet: sheetReader(dir) });
+}
+
+/** Sample sheets are read from the workflow's directory, as UTF-8 like the workflow itself. */
+export function sheetReader(dir: string): ReadSheet {
+  return (relative) => {
+    try {
+      const decoded = decodeUtf8(readFileSync(path.resolve(dir, relative)), relative);
+      return 'text' in decoded ? { text: decoded.text } : { error: decoded.diagnostic.message };
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      return { error: e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message };
+    }
+  };
 }

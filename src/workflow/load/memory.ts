@@ -4,11 +4,15 @@
 const FACTOR_MB: Record<string, number> = { K: 1 / 1024, M: 1, G: 1024, T: 1024 * 1024 };
 const MEMORY = /^\s*(\d+)\s*([KMGT])?B?\s*$/i;
 
+/** 1 PB: no job asks for more, and anything larger is a typo (or would lose integer precision). */
+export const MAX_MEMORY_MB = 1024 * 1024 * 1024;
+
 export type MemoryParse = { ok: true; mb: number } | { ok: false; message: string };
 
 export function parseMemory(value: string | number): MemoryParse {
   if (typeof value === 'number') {
-    if (Number.isSafeInteger(value) && value > 0) return { ok: true, mb: value };
+    if (Number.isSafeInteger(value) && value > 0 && value <= MAX_MEMORY_MB) return { ok: true, mb: value };
+    if (Number.isSafeInteger(value) && value > MAX_MEMORY_MB) return { ok: false, message: `memory ${value} MB is more than 1 PB` };
     return { ok: false, message: `memory must be a positive whole number of MB or a text such as "8G", got ${value}` };
   }
   const m = MEMORY.exec(value);
@@ -18,5 +22,7 @@ export function parseMemory(value: string | number): MemoryParse {
   const amount = Number(m[1]);
   const unit = (m[2] ?? 'M').toUpperCase();
   if (amount <= 0) return { ok: false, message: `memory must be more than zero, got "${value}"` };
-  return { ok: true, mb: Math.ceil(amount * FACTOR_MB[unit]!) };
+  const mb = Math.ceil(amount * FACTOR_MB[unit]!);
+  if (!Number.isSafeInteger(mb) || mb > MAX_MEMORY_MB) return { ok: false, message: `memory "${value}" is more than 1 PB` };
+  return { ok: true, mb };
 }

@@ -20,10 +20,15 @@ import {
 import type { KeyPositions } from '../positions/index.js';
 import type { ConfigDeclarationFile, EnvironmentFile, RuleFile, WorkflowFile } from '../schema.js';
 import { parseMemory } from './memory.js';
+import { readPairsSheet, readSampleGroupsSheet } from './sample-sheet.js';
+import { parseTimeLimit } from './time-limit.js';
 import { describeValue } from './schema-issues.js';
 
 /** Order used to pick a backend when several are given (E023 is reported either way). */
 const ENVIRONMENT_KINDS: readonly EnvironmentKind[] = ['conda', 'mamba', 'pixi', 'docker', 'singularity', 'venv', 'modules'];
+
+/** Reads a sample sheet named in the workflow (relative to the workflow directory). */
+export type ReadSheet = (relative: string) => { text: string } | { error: string };
 
 interface Ctx {
   file: string;
@@ -145,11 +150,18 @@ function rule(ctx: Ctx, raw: RuleFile, index: number): Rule {
   const resources = raw.resources ?? {};
   const resourcesMemory = memory(ctx, resources.memory, [...base, 'resources', 'memory'], name);
   const ruleMemory = memory(ctx, raw.memory, [...base, 'memory'], name);
+  const output = pathSet(raw.output);
+  const tempOutput = [...(raw.temp_output ?? [])];
+  const protectedOutput = [...(raw.protected_output ?? [])];
+  // A temp or protected output is an output of the rule, whether or not `output` repeats it.
+  for (const p of [...tempOutput, ...protectedOutput]) if (!output.paths.includes(p)) output.paths.push(p);
   const out: Rule = {
     name,
     index,
     input: pathSet(raw.input),
-    output: pathSet(raw.output),
+    output,
+    tempOutput,
+    protectedOutput,
     resources: {},
     params: { ...(raw.params ?? {}) },
     dependsOn: [...(raw.depends_on ?? [])],
@@ -162,7 +174,12 @@ function rule(ctx: Ctx, raw: RuleFile, index: number): Rule {
   if (resourcesMemory !== undefined) out.resources.memoryMb = resourcesMemory;
   if (resources.gpu !== undefined) out.resources.gpu = resources.gpu;
   if (resources.disk !== undefined) out.resources.disk = resources.disk;
-  if (resources.time_limit !== undefined) out.resources.timeLimit = resources.time_limit;
+  if (resources.time_limit !== undefined) {
+    out.resources.timeLimit = resources.time_limit;
+    const limit = parseTimeLimit(resources.time_limit);
+    if (limit.ok) out.resources.timeLimitSeconds = limit.seconds;
+    else ctx.diagnostics.push(diagnostic('E038', `rule "${name}" resources.time_limit: ${limit.message}`, at(ctx, [...base, 'resources', 'time_limit'], name)));
+  }
   const threads = raw.threads ?? resources.threads;
   if (threads !== undefined) out.threads = threads;
   const memoryMb = raw.memory !== undefined ? ruleMemory : resourcesMemory;
@@ -210,9 +227,28 @@ function ai(raw: NonNullable<WorkflowFile['ai']>): AiTable {
   return out;
 }
 
+/** Rows of a sample sheet, added after the inline entries; a sheet that cannot be read is E039. */
+function sheet<T>(
+  ctx: Ctx,
+  source: { file: string; readSheet?: ReadSheet },
+  relative: string | undefined,
+  key: string,
+  read: (sheet: { file: string; text: string }, diagnostics: Diagnostic[]) => T[],
+): T[] {
+  if (relative === undefined) return [];
+  // Shown next to the workflow file as the user sees it, so `file:line` of a bad row opens the sheet.
+  const shown = path.isAbsolute(relative) ? relative : path.join(path.dirname(source.file), relative);
+  const got = source.readSheet?.(relative) ?? { error: 'no file system to read it from here' };
+  if ('error' in got) {
+    ctx.diagnostics.push(diagnostic('E039', `workflow.${key} ${JSON.stringify(relative)} cannot be read: ${got.error}`, { ...at(ctx, ['workflow', key]), hint: 'the path is relative to the workflow file' }));
+    return [];
+  }
+  return read({ file: shown, text: got.text }, ctx.diagnostics);
+}
+
 export function normaliseWorkflow(
   data: WorkflowFile,
-  source: { file: string; dir?: string; text: string; positions: KeyPositions },
+  source: { file: string; dir?: string; text: string; positions: KeyPositions; readSheet?: ReadSheet },
 ): { workflow: Workflow; diagnostics: Diagnostic[] } {
   const ctx: Ctx = { file: source.file, positions: source.positions, diagnostics: [] };
   const w = data.workflow;
@@ -222,6 +258,8 @@ export function normaliseWorkflow(
   if (w.author !== undefined) meta.author = w.author;
   if (w.format_version !== undefined) meta.formatVersion = w.format_version;
   if (w.sample_pattern !== undefined) meta.samplePattern = w.sample_pattern;
+  if (w.sample_groups_file !== undefined) meta.sampleGroupsFile = w.sample_groups_file;
+  if (w.pairs_file !== undefined) meta.pairsFile = w.pairs_file;
 
   const config = new Map<string, ConfigEntry>();
   for (const [key, raw] of Object.entries(data.config ?? {})) config.set(key, configEntry(ctx, key, raw));
@@ -242,8 +280,11 @@ export function normaliseWorkflow(
     meta,
     config,
     defaults,
-    sampleGroups: (data.sample_groups ?? []).map((g) => ({ name: g.name, samples: [...(g.samples ?? [])], metadata: { ...(g.metadata ?? {}) } })),
-    pairs: (data.pairs ?? []).map((p, i) => pair(ctx, p, i)),
+    sampleGroups: [
+      ...(data.sample_groups ?? []).map((g) => ({ name: g.name, samples: [...(g.samples ?? [])], metadata: { ...(g.metadata ?? {}) } })),
+      ...sheet(ctx, source, w.sample_groups_file, 'sample_groups_file', readSampleGroupsSheet),
+    ],
+    pairs: [...(data.pairs ?? []).map((p, i) => pair(ctx, p, i)), ...sheet(ctx, source, w.pairs_file, 'pairs_file', readPairsSheet)],
     rules: (data.rules ?? []).map((r, i) => rule(ctx, r, i)),
     positions: source.positions,
   };

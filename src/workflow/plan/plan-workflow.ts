@@ -4,11 +4,10 @@ import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Workflow } from '../model.js';
 import { evaluateWhen, parseWhen, type WhenExpr } from '../when.js';
-import { expandJobs, type ExpandedJob } from '../expand/expand-jobs.js';
+import type { ExpandedJob } from '../expand/expand-jobs.js';
+import { expandWorkflow } from '../expand/expand-workflow.js';
 import { locate } from '../expand/dimensions.js';
-import { parseOverrides } from '../expand/overrides.js';
-import { effectiveConfig, resolveSamples } from '../expand/sources.js';
-import { buildDag, type Dag } from '../dag/build-dag.js';
+import type { Dag } from '../dag/build-dag.js';
 import { resolveTargets, upstreamClosure } from '../dag/targets.js';
 import { PlannedJob } from './planned-job.js';
 import { decideStatuses } from './status.js';
@@ -20,23 +19,16 @@ export interface PlanResult {
 }
 
 export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: PlanFs): PlanResult {
-  const overrides = parseOverrides(settings.overrides ?? [], workflow.config);
-  if (hasErrors(overrides.diagnostics)) return { diagnostics: overrides.diagnostics };
-  const fileConfig = effectiveConfig(workflow, overrides.values, []);
-  const samples = resolveSamples(workflow, settings.samples, (k) => fileConfig.get(k), fs.list);
-  if (hasErrors(samples.diagnostics)) return { diagnostics: samples.diagnostics };
-  const config = effectiveConfig(workflow, overrides.values, samples.source.members);
-
   const diagnostics: Diagnostic[] = [];
   const whenByRule = parseConditions(workflow, diagnostics);
-  const expanded = expandJobs(workflow, { samples: samples.source, config });
-  diagnostics.push(...expanded.diagnostics);
-  if (hasErrors(diagnostics)) return { diagnostics };
-  const jobs = expanded.jobs;
-  const built = buildDag(workflow, jobs);
-  diagnostics.push(...built.diagnostics);
-  if (built.dag === undefined || hasErrors(diagnostics)) return { diagnostics };
-  const dag = built.dag;
+  const result = expandWorkflow(workflow, {
+    ...(settings.overrides !== undefined ? { overrides: settings.overrides } : {}),
+    ...(settings.samples !== undefined ? { samples: settings.samples } : {}),
+    list: fs.list,
+  });
+  diagnostics.push(...result.diagnostics);
+  if (result.expanded === undefined || hasErrors(diagnostics)) return { diagnostics };
+  const { jobs, dag, config, samples } = result.expanded;
 
   let keep: Uint8Array | undefined;
   if (settings.targets !== undefined && settings.targets.length > 0) {
@@ -49,7 +41,7 @@ export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: Pla
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
   const statuses = decideStatuses(jobs, dag, keep, whenFalse, fs, resolved);
   const specs = toSpecs(workflow, jobs, dag, keep, statuses);
-  return { plan: summarise(workflow, specs, settings.cpus, samples.source.origin, samples.source.members.length), diagnostics };
+  return { plan: summarise(workflow, specs, settings.cpus, samples.origin, samples.members.length), diagnostics };
 }
 
 /**

@@ -18,6 +18,10 @@ export class PlannedJob implements JobSpec {
   declare memory?: string;
   declare environment?: Environment;
   declare detail?: string;
+  declare timeLimitSeconds?: number;
+  retries: number;
+  tempOutputs: string[];
+  protectedOutputs: string[];
   #job: ExpandedJob;
   #deps: readonly number[];
   #jobs: readonly ExpandedJob[];
@@ -39,6 +43,11 @@ export class PlannedJob implements JobSpec {
     this.wildcards = job.wildcards;
     this.inputs = job.inputs;
     this.outputs = job.outputs;
+    this.retries = job.rule.retries;
+    this.tempOutputs = job.tempOutputs;
+    this.protectedOutputs = job.protectedOutputs;
+    const limit = job.rule.resources.timeLimitSeconds;
+    if (limit !== undefined) this.timeLimitSeconds = limit;
     this.#job = job;
     this.#deps = deps;
     this.#jobs = jobs;
@@ -48,12 +57,19 @@ export class PlannedJob implements JobSpec {
     return this.#job.command;
   }
 
+  get shownCommand(): string {
+    return this.#job.shownCommand;
+  }
+
   get dependsOn(): string[] {
     return (this.#dependsOn ??= this.#deps.map((d) => this.#jobs[d]!.id));
   }
 
-  /** JSON.stringify sees every field, the two computed ones included. */
+  /**
+   * JSON.stringify sees every field, the computed ones included, except the real command: anything
+   * serialised may be shown or logged, so it carries the masked command in both fields.
+   */
   toJSON(): JobSpec {
-    return { ...this, command: this.command, dependsOn: this.dependsOn };
+    return { ...this, command: this.shownCommand, shownCommand: this.shownCommand, dependsOn: this.dependsOn };
   }
 }

@@ -32,8 +32,14 @@ export interface JobSpec {
   /** Transform steps: `map` (one per split value) and `combine`. */
   step?: 'map' | 'combine';
   wildcards: Record<string, string>;
-  /** The fully rendered shell command (paths quoted where needed); empty when the rule has none. */
+  /**
+   * The fully rendered shell command, for execution: every substituted value (paths, wildcards,
+   * config, params) is quoted so the shell reads it back literally. Empty when the rule has none.
+   * Never print it: it holds `sensitive = true` config values in clear.
+   */
   readonly command: string;
+  /** The command as every display and log shows it: sensitive config values read `***`. */
+  readonly shownCommand: string;
   inputs: string[];
   outputs: string[];
   log?: string;
@@ -42,6 +48,14 @@ export interface JobSpec {
   /** Memory as written in the workflow ("8G"), for display. */
   memory?: string;
   environment?: Environment;
+  /** How many times run retries the job after a failure (the rule's `retries`, 0 by default). */
+  retries: number;
+  /** The rule's `resources.time_limit` in seconds, when it has one. */
+  timeLimitSeconds?: number;
+  /** Outputs the rule marks `temp_output`: removed once every job that reads them is done. */
+  tempOutputs: string[];
+  /** Outputs the rule marks `protected_output`: made read-only after the job. */
+  protectedOutputs: string[];
   /** Ids of the jobs this one waits for. */
   readonly dependsOn: string[];
   /** Longest path from a job that waits for nothing (0-based). */

@@ -58,20 +58,92 @@ const cases: Case[] = [
   },
   { code: 'E024', name: 'wrong type', fires: wf(rule('threads = "8"')), line: 10, clean: wf(rule('threads = 8')) },
   { code: 'E025', name: 'missing key', fires: wf('[[sample_groups]]\nsamples = ["a"]\n'), clean: wf('[[sample_groups]]\nname = "g"\nsamples = ["a"]\n') },
+  ...['a/b', '-rf', '..', '.', 'x\\ny'].map((name) => ({
+    code: 'E030',
+    name: `sample name ${JSON.stringify(name)}`,
+    fires: wf(`[[sample_groups]]\nname = "g"\nsamples = ["ok", "${name}"]\n` + rule('output = ["o/{sample}"]\nshell = "touch {output}"')),
+    line: 8,
+    clean: wf(`[[sample_groups]]\nname = "g"\nsamples = ["ok", "x;rm -rf ~ $(id)"]\n` + rule('output = ["o/{sample}"]\nshell = "touch {output}"')),
+  })),
+  { code: 'E030', name: 'scatter value with a slash', fires: wf(rule('output = ["o/{c}"]\nshell = "x {output}"\nscatter = { variable = "c", values = ["1", "/"] }')), line: 12, clean: wf(rule('output = ["o/{c}"]\nshell = "x {output}"\nscatter = { variable = "c", values = ["1", "2"] }')) },
+  ...[
+    ['{input[5]}', 12, 'input = ["a"]\noutput = ["o"]\nshell = "cat {input[5]} > {output}"', 'input = ["a"]\noutput = ["o"]\nshell = "cat {input[0]} > {output}"'],
+    ['{output.missing}', 11, 'output = { bam = "o.bam" }\nshell = "touch {output.missing}"', 'output = { bam = "o.bam" }\nshell = "touch {output.bam}"'],
+    ['{params.b}', 12, 'output = ["o"]\nparams = { a = 1 }\nshell = "x {params.b} > {output}"', 'output = ["o"]\nparams = { a = 1, b = 2 }\nshell = "x {params.b} > {output}"'],
+    ['{unknown_thing}', 11, 'output = ["o"]\nshell = "x {unknown_thing} > {output}"', 'output = ["o"]\nshell = "x {threads} > {output}"'],
+  ].map(([what, line, fires, clean]) => ({ code: 'E031', name: `${what} cannot be filled`, fires: wf(rule(fires as string)), line: line as number, clean: wf(rule(clean as string)) })),
+  {
+    code: 'E031',
+    name: '{log} without a log',
+    fires: wf('[[rules]]\nname = "r"\noutput = ["o"]\nshell = "x > {output} 2> {log}"\n'),
+    line: 9,
+    clean: wf('[[rules]]\nname = "r"\noutput = ["o"]\nlog = "l.log"\nshell = "x > {output} 2> {log}"\n'),
+  },
+  {
+    code: 'E032',
+    name: 'a config value climbs out of the project',
+    fires: wf('[config]\nout = "../../elsewhere"\n' + rule('output = ["{config.out}/x.txt"]\nshell = "touch {output}"')),
+    clean: wf('[config]\nout = "results"\n' + rule('output = ["{config.out}/x.txt"]\nshell = "touch {output}"')),
+  },
+  {
+    code: 'E034',
+    name: 'a pair without the control a rule uses',
+    fires: wf('[[pairs]]\npair_id = "P1"\nexperiment = "T1"\ncontrol = "N1"\n[[pairs]]\npair_id = "P2"\nexperiment = "T2"\n' + rule('input = ["b/{experiment}.bam", "b/{control}.bam"]\noutput = ["v/{pair_id}.vcf"]\nshell = "call {input} > {output}"')),
+    line: 10,
+    clean: wf('[[pairs]]\npair_id = "P1"\nexperiment = "T1"\ncontrol = "N1"\n[[pairs]]\npair_id = "P2"\nexperiment = "T2"\ncontrol = "N2"\n' + rule('input = ["b/{experiment}.bam", "b/{control}.bam"]\noutput = ["v/{pair_id}.vcf"]\nshell = "call {input} > {output}"')),
+  },
+  {
+    code: 'E034',
+    name: 'a pair without the experiment_type a rule uses',
+    fires: wf('[[pairs]]\npair_id = "P1"\nexperiment = "T1"\nexperiment_type = "wgs"\n[[pairs]]\npair_id = "P2"\nexperiment = "T2"\n' + rule('input = ["b/{experiment}.bam"]\noutput = ["v/{pair_id}.vcf"]\nshell = "call --type {experiment_type} {input} > {output}"')),
+    clean: wf('[[pairs]]\npair_id = "P1"\nexperiment = "T1"\nexperiment_type = "wgs"\n[[pairs]]\npair_id = "P2"\nexperiment = "T2"\nexperiment_type = "wes"\n' + rule('input = ["b/{experiment}.bam"]\noutput = ["v/{pair_id}.vcf"]\nshell = "call --type {experiment_type} {input} > {output}"')),
+  },
+  {
+    code: 'E035',
+    name: 'values_from without config.',
+    fires: wf('[config]\nchroms = ["1", "2"]\n' + rule('output = ["o/{c}"]\nshell = "x {output}"\nscatter = { variable = "c", values_from = "chroms" }')),
+    line: 14,
+    clean: wf('[config]\nchroms = ["1", "2"]\n' + rule('output = ["o/{c}"]\nshell = "x {output}"\nscatter = { variable = "c", values_from = "config.chroms" }')),
+  },
+  { code: 'E036', name: 'scatter values = []', fires: wf(rule('output = ["o/{c}"]\nshell = "x {output}"\nscatter = { variable = "c", values = [] }')), line: 12, clean: wf(rule('output = ["o/{c}"]\nshell = "x {output}"\nscatter = { variable = "c", values = ["1"] }')) },
+  {
+    code: 'E037',
+    name: 'required config key without a value',
+    fires: wf('[config]\nother = 1\nref = { required = true, help = "genome" }\n' + rule('output = ["o"]\nshell = "bwa {config.ref} > {output}"')),
+    line: 8,
+    clean: wf('[config]\nother = 1\nref = { required = true, default = "g.fa" }\n' + rule('output = ["o"]\nshell = "bwa {config.ref} > {output}"')),
+  },
+  { code: 'E038', name: 'bad time_limit', fires: wf(rule('[rules.resources]\ntime_limit = "soon"')), line: 11, clean: wf(rule('[rules.resources]\ntime_limit = "1h30m"')) },
+  {
+    code: 'E039',
+    name: 'sample sheet that cannot be read',
+    fires: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "missing.tsv"'),
+    line: 5,
+    clean: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "samples.tsv"'),
+  },
+  {
+    code: 'E040',
+    name: 'a rule writes another rule\'s protected output',
+    fires: wf(quietRule('a', 'protected_output = ["ref/index.bin"]\nshell = "mk {output}"') + rule('output = ["ref/index.bin"]\nshell = "mk {output}"')),
+    clean: wf(quietRule('a', 'protected_output = ["ref/index.bin"]\nshell = "mk {output}"') + rule('input = ["ref/index.bin"]\noutput = ["x"]\nshell = "use {input} > {output}"')),
+  },
 ];
 
 describe('workflow codes fire on their case and stay silent on the clean twin', () => {
+  const sheets = { 'samples.tsv': 'name\tsamples\ng\tS1,S2\n' };
   it.each(cases)('$code: $name', ({ code, fires, clean, line }) => {
-    const found = diagnose(fires).filter((d) => d.code === code);
-    expect(found.length, JSON.stringify(diagnose(fires), null, 1)).toBeGreaterThanOrEqual(1);
+    const found = diagnose(fires, 'main.oxoflow', sheets).filter((d) => d.code === code);
+    expect(found.length, JSON.stringify(diagnose(fires, 'main.oxoflow', sheets), null, 1)).toBeGreaterThanOrEqual(1);
     if (line !== undefined) expect(found[0]!.line).toBe(line);
     expect(found[0]!.message.length).toBeGreaterThan(10);
-    expect(diagnose(clean).filter((d) => d.code === code), JSON.stringify(diagnose(clean))).toEqual([]);
+    const cleanFound = diagnose(clean, 'main.oxoflow', sheets);
+    expect(cleanFound.filter((d) => d.code === code), JSON.stringify(cleanFound)).toEqual([]);
   });
 
   it('covers every E code in the workflow registry except the ones owned by dry-run and the DAG', () => {
     const covered = new Set(cases.map((c) => c.code));
-    const expected = Object.keys(codes).filter((c) => /^E0\d\d$/.test(c) && c !== 'E006' && c !== 'E021');
+    // E021 belongs to dry-run, E006 to the DAG (build-dag.test.ts), E033 to reading bytes (load.test.ts).
+    const expected = Object.keys(codes).filter((c) => /^E0\d\d$/.test(c) && c !== 'E006' && c !== 'E021' && c !== 'E033');
     expect(expected.filter((c) => !covered.has(c))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildDag } from '../../../src/workflow/dag/build-dag.js';
-import { graphDiagnostics } from '../../../src/workflow/dag/graph-check.js';
+import { validateWorkflow } from '../../../src/workflow/validate.js';
 import { upstreamClosure } from '../../../src/workflow/dag/targets.js';
 import { expandJobs } from '../../../src/workflow/expand/expand-jobs.js';
 import { effectiveConfig, resolveSamples } from '../../../src/workflow/expand/sources.js';
@@ -85,22 +85,42 @@ describe('buildDag', () => {
   });
 });
 
-describe('graphDiagnostics (validate)', () => {
-  it('reports E006 only, and stays silent about wildcards without a source', () => {
+describe('validateWorkflow (the one validation entry point)', () => {
+  const codes = (w: Workflow) => validateWorkflow(w).map((d) => [d.code, d.message]);
+
+  it('checks the DAG with stand-ins for wildcards without a source, next to the file checks', () => {
     const w = makeWorkflow({
       rules: [
         { name: 'a', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 's' },
         { name: 'b', input: ['o/{sample}.txt'], output: ['raw/{sample}.fq'], shell: 's {config.missing}' },
       ],
     });
-    expect(graphDiagnostics(w).map((d) => [d.code, d.message])).toEqual([]);
+    // The undefined key and the cycle are independent problems: both are reported in one run.
+    expect(codes(w).map(([c]) => c).sort()).toEqual(['E005', 'E006']);
     const cyc = makeWorkflow({
       rules: [
         { name: 'a', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 's' },
         { name: 'b', input: ['o/{sample}.txt'], output: ['raw/{sample}.fq'], shell: 's' },
       ],
     });
-    expect(graphDiagnostics(cyc).map((d) => [d.code, d.message])).toEqual([['E006', 'cycle: a[sample=<sample>] → b[sample=<sample>] → a[sample=<sample>]']]);
-    expect(graphDiagnostics(makeWorkflow({ rules: [{ name: 'x', output: ['{sample}'], shell: 's' }] }))).toEqual([]);
+    expect(codes(cyc)).toEqual([['E006', 'cycle: a[sample=<sample>] → b[sample=<sample>] → a[sample=<sample>]']]);
+    expect(codes(makeWorkflow({ rules: [{ name: 'x', output: ['{sample}'], shell: 's' }] }))).toEqual([]);
+  });
+
+  it('a rule that depends on itself is a cycle (E006)', () => {
+    const w = makeWorkflow({ rules: [{ name: 'a', output: ['x'], shell: 'touch {output}', dependsOn: ['a'] }] });
+    expect(codes(w)).toEqual([['E006', 'cycle: rule "a" depends on itself (a → a)']]);
+  });
+
+  it('an input `index` is the output directory `index/` of another rule', () => {
+    const { jobs, dag } = dagOf(
+      makeWorkflow({
+        rules: [
+          { name: 'build', output: ['index/'], shell: 'mkdir -p {output}' },
+          { name: 'align', input: ['index'], output: ['out.bam'], shell: 'align {input} > {output}' },
+        ],
+      }),
+    );
+    expect(dag!.deps[jobs.findIndex((j) => j.rule.name === 'align')]).toEqual([jobs.findIndex((j) => j.rule.name === 'build')]);
   });
 });

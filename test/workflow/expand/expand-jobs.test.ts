@@ -95,22 +95,22 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     { pairId: 'CASE_2', experiment: 'EXP_2', metadata: {} },
   ];
 
-  it('one clone per pair; rules needing {control} skip tumour-only pairs', () => {
-    const { jobs } = expand(
-      wf({
-        pairs,
-        rules: [
-          { name: 'call', input: ['r/{experiment}.bam', 'r/{control}.bam'], output: ['v/{pair_id}.vcf'], shell: 'mutect {input[0]} -normal {control}' },
-          { name: 'trim', input: ['raw/{experiment}.fq'], output: ['t/{experiment}.fq'], shell: 'x' },
-        ],
-      }),
-    );
-    expect(jobs.map((j) => j.id)).toEqual([
+  it('one clone per pair; a pair without a value the rule uses is an error, never a dropped job', () => {
+    const rules = [
+      { name: 'call', input: ['r/{experiment}.bam', 'r/{control}.bam'], output: ['v/{pair_id}.vcf'], shell: 'mutect {input[0]} -normal {control}' },
+      { name: 'trim', input: ['raw/{experiment}.fq'], output: ['t/{experiment}.fq'], shell: 'x' },
+    ];
+    const complete = expand(wf({ pairs: [pairs[0]!, { ...pairs[1]!, control: 'CTRL_2' }], rules }));
+    expect(complete.jobs.map((j) => j.id)).toEqual([
       'call[control=CTRL_1,experiment=EXP_1,pair_id=CASE_1]',
+      'call[control=CTRL_2,experiment=EXP_2,pair_id=CASE_2]',
       'trim[experiment=EXP_1]',
       'trim[experiment=EXP_2]',
     ]);
-    expect(jobs[0]!.command).toBe('mutect r/EXP_1.bam -normal CTRL_1');
+    expect(complete.jobs[0]!.command).toBe('mutect r/EXP_1.bam -normal CTRL_1');
+    // CASE_2 has no control: the checks report E034 first; expansion on its own still says E021.
+    const partial = expand(wf({ pairs, rules }));
+    expect(partial.diagnostics.map((d) => [d.code, d.rule])).toEqual([['E021', 'call']]);
   });
 
   it('E021 for a pair wildcard without [[pairs]]', () => {

@@ -17,14 +17,14 @@ describe('placeholder templates', () => {
       params: { k: 31 },
       config: (k) => (k === 'ref' ? '/ref/hg38.fa' : undefined),
       vars: (n) => (n === 'sample' ? 'S1' : undefined),
-      quotePaths: true,
+      quote: true,
     });
     expect(text).toBe("tool a.txt 'my file.txt' -o out/x.bam -t 4 -m 8G --k 31 --ref /ref/hg38.fa logs/x.log S1");
   });
 
   it('space-joins arrays and all inputs, quoting only the paths that need it', () => {
     const t = compileTemplate('cat {input} > {output[0]}; echo {config.chroms}');
-    expect(renderTemplate(t, { input, output, config: () => ['chr1', 'chr2'], quotePaths: true })).toBe("cat a.txt 'my file.txt' > out/x.bam; echo chr1 chr2");
+    expect(renderTemplate(t, { input, output, config: () => ['chr1', 'chr2'], quote: true })).toBe("cat a.txt 'my file.txt' > out/x.bam; echo chr1 chr2");
   });
 
   it('leaves unknown placeholders, ${VAR} and awk braces untouched', () => {

@@ -1,0 +1,140 @@
+// Sample sheets: `sample_groups_file` and `pairs_file`, TSV or CSV (chosen by the extension, `.csv`
+// for CSV, anything else tab-separated), first row the header. Rows become the same SampleGroup and
+// Pair values as the inline [[sample_groups]] and [[pairs]] tables; columns the engine does not know
+// become metadata. Every problem names the sheet and the line of the row (E039).
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Pair, SampleGroup } from '../model.js';
+
+export interface SheetText {
+  /** The sheet as the user wrote it in the workflow (for messages). */
+  file: string;
+  text: string;
+}
+
+interface Row {
+  line: number;
+  cells: Record<string, string>;
+}
+
+/** Split a sheet into rows keyed by header. CSV cells may be double-quoted ("a,b", "say ""hi"""). */
+function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: Diagnostic[]): Row[] | undefined {
+  const csv = /\.csv$/i.test(sheet.file);
+  const lines = sheet.text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const fail = (line: number, message: string, hint?: string) =>
+    diagnostics.push(diagnostic('E039', message, { file: sheet.file, line, column: 1, ...(hint !== undefined ? { hint } : {}) }));
+  let header: string[] | undefined;
+  const rows: Row[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (raw.trim() === '' || raw.startsWith('#')) continue;
+    const cells = csv ? splitCsv(raw) : raw.split('\t');
+    if (cells === undefined) {
+      fail(i + 1, 'a quoted cell is not closed on this line', 'close the "…" quote; cells cannot span lines');
+      return undefined;
+    }
+    const trimmed = cells.map((c) => c.trim());
+    if (header === undefined) {
+      header = trimmed;
+      const missing = required.filter((r) => !header!.includes(r));
+      if (missing.length > 0) {
+        fail(i + 1, `the header has no ${missing.map((m) => `"${m}"`).join(', ')} column (it has ${header.map((h) => JSON.stringify(h)).join(', ')})`, `the first row names the columns, ${csv ? 'comma' : 'tab'}-separated`);
+        return undefined;
+      }
+      continue;
+    }
+    if (trimmed.length !== header.length) {
+      fail(i + 1, `the row has ${trimmed.length} cell${trimmed.length === 1 ? '' : 's'}, the header ${header.length}`, `separate cells with ${csv ? 'commas (quote a cell that holds one)' : 'one tab each'}`);
+      continue;
+    }
+    const record: Record<string, string> = {};
+    header.forEach((h, k) => (record[h] = trimmed[k]!));
+    rows.push({ line: i + 1, cells: record });
+  }
+  if (header === undefined) {
+    fail(1, 'the sheet is empty', `the first row names the columns: ${required.join(', ')}`);
+    return undefined;
+  }
+  return rows;
+}
+
+/** One CSV line (RFC 4180 quoting, no line breaks inside cells); undefined when a quote is left open. */
+function splitCsv(line: string): string[] | undefined {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"' && cell.trim() === '') {
+      quoted = true;
+      cell = '';
+    } else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    } else cell += ch;
+  }
+  if (quoted) return undefined;
+  cells.push(cell);
+  return cells;
+}
+
+function metadata(cells: Record<string, string>, known: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(cells)) if (!known.has(k) && k !== '') out[k] = v;
+  return out;
+}
+
+const GROUP_COLUMNS: ReadonlySet<string> = new Set(['name', 'samples']);
+
+/** `name`, `samples` (a list split on commas, semicolons or spaces), then metadata columns. */
+export function readSampleGroupsSheet(sheet: SheetText, diagnostics: Diagnostic[]): SampleGroup[] {
+  const rows = parseSheet(sheet, ['name', 'samples'], diagnostics);
+  if (rows === undefined) return [];
+  const groups: SampleGroup[] = [];
+  for (const row of rows) {
+    const name = row.cells.name!;
+    const samples = row.cells.samples!.split(/[,;\s]+/).filter((s) => s !== '');
+    if (name === '' || samples.length === 0) {
+      diagnostics.push(
+        diagnostic('E039', `${name === '' ? 'the group has no name' : `group "${name}" lists no samples`}`, {
+          file: sheet.file,
+          line: row.line,
+          column: 1,
+          hint: 'each row is one group: a name and its samples, comma-separated',
+        }),
+      );
+      continue;
+    }
+    groups.push({ name, samples, metadata: metadata(row.cells, GROUP_COLUMNS), row: { file: sheet.file, line: row.line } });
+  }
+  return groups;
+}
+
+const PAIR_COLUMNS: ReadonlySet<string> = new Set(['pair_id', 'experiment', 'tumor', 'control', 'normal', 'experiment_type']);
+
+/** `pair_id`, `experiment` (or `tumor`), optional `control` (or `normal`) and `experiment_type`. */
+export function readPairsSheet(sheet: SheetText, diagnostics: Diagnostic[]): Pair[] {
+  const rows = parseSheet(sheet, ['pair_id'], diagnostics);
+  if (rows === undefined) return [];
+  const pairs: Pair[] = [];
+  for (const row of rows) {
+    const c = row.cells;
+    const experiment = c.experiment || c.tumor || '';
+    const bad = c.pair_id === '' ? 'the row has no pair_id' : experiment === '' ? `pair "${c.pair_id}" has no experiment (or tumor)` : undefined;
+    if (bad !== undefined) {
+      diagnostics.push(diagnostic('E039', `${bad}`, { file: sheet.file, line: row.line, column: 1, hint: 'each row is one pair: pair_id, experiment, control' }));
+      continue;
+    }
+    const pair: Pair = { pairId: c.pair_id!, experiment, metadata: metadata(c, PAIR_COLUMNS), row: { file: sheet.file, line: row.line } };
+    const control = c.control || c.normal;
+    if (control) pair.control = control;
+    if (c.experiment_type) pair.experimentType = c.experiment_type;
+    pairs.push(pair);
+  }
+  return pairs;
+}
