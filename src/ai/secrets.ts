@@ -69,3 +69,61 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 export function scrubMessage(text: string, secrets: readonly string[]): string {
   return maskUrlsIn(redactSecrets(text, secrets));
 }
+
+/** Environment variable names that hold credentials by convention (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD...). */
+const SECRET_ENV_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$/i;
+
+/** Values of credential-named environment variables: they may reach a message through a header or a server's echo. */
+export function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name)) out.push(value);
+  return out;
+}
+
+/**
+ * The secret values configured in a set of HTTP headers: each value with `${VAR}` expanded from env,
+ * the credential after an auth scheme (`Bearer <token>`), and each referenced variable's value.
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  for (const raw of Object.values(headers)) {
+    const expanded = raw.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
+      const value = env[name];
+      if (value !== undefined) out.push(value);
+      return value ?? '';
+    });
+    out.push(expanded);
+    const credential = /^\s*[A-Za-z][A-Za-z0-9-]*\s+(\S.*)$/.exec(expanded)?.[1];
+    if (credential !== undefined) out.push(credential);
+  }
+  return out.filter((s) => s.length >= MIN_SECRET_LENGTH);
+}
+
+const SECRET_QUERY_NAME = /key|token|secret|pass|auth|sig|cred|code/i;
+
+/** The password in a URL's user-info and the values of credential-named query parameters. */
+export function urlSecrets(url: string): string[] {
+  const m = URL_PARTS.exec(url);
+  if (!m) return [];
+  const out: string[] = [];
+  const authority = m[2] ?? '';
+  const at = authority.lastIndexOf('@');
+  if (at >= 0) {
+    const userInfo = authority.slice(0, at);
+    const colon = userInfo.indexOf(':');
+    out.push(colon >= 0 ? userInfo.slice(colon + 1) : userInfo);
+  }
+  for (const pair of (m[4] ?? '').slice(1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && SECRET_QUERY_NAME.test(pair.slice(0, eq))) out.push(pair.slice(eq + 1));
+  }
+  return out.flatMap((s) => {
+    let decoded = s;
+    try {
+      decoded = decodeURIComponent(s);
+    } catch {
+      // keep the raw form only
+    }
+    return decoded === s ? [s] : [s, decoded];
+  }).filter((s) => s.length >= MIN_SECRET_LENGTH);
+}

@@ -34,3 +34,15 @@ export function hasTerminalControls(text: string): boolean {
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text);
 }
+
+// Our own colour: Select Graphic Rendition sequences only (`ESC [ 1;31 m`), as chalk writes them.
+const SGR_OR_UNSAFE = /(\u001b\[[0-9;]*m)|[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * For finished human output that was coloured by our own style: colour sequences stay, every other
+ * control is made visible. A last line of defence behind the renderers, which escape untrusted fields
+ * themselves (a colour sequence inside a name would survive this one).
+ */
+export function terminalSafeStyled(text: string): string {
+  return text.replace(SGR_OR_UNSAFE, (m, sgr: string | undefined) => sgr ?? visible(m));
+}
