@@ -14,6 +14,12 @@ export interface CliContext {
   stderr: NodeJS.WritableStream;
   version: string;
   now: () => Date;
+  /**
+   * Secret values known so far (credential-named environment variables, MCP header values,
+   * `sensitive = true` config values): commands add what they learn, and every output is scrubbed
+   * of them before it is written (src/cli/output.ts).
+   */
+  secrets: Set<string>;
 }
 
 /** Colour only when asked for or when stderr is a terminal; NO_COLOR and --no-color always win. */

@@ -1,5 +1,6 @@
 // Three drawings of one graph: ascii (levels, each node with what it needs), Graphviz dot, Mermaid.
 import type { Graph } from '../workflow/dag/rule-graph.js';
+import { terminalSafeLine } from './terminal-safe.js';
 
 export type GraphFormat = 'ascii' | 'dot' | 'mermaid';
 
@@ -17,7 +18,7 @@ export function drawGraph(graph: Graph, format: GraphFormat, title: string): str
 function ascii(graph: Graph, title: string): string {
   const needs = new Map<string, string[]>();
   for (const e of graph.edges) (needs.get(e.to) ?? needs.set(e.to, []).get(e.to)!).push(e.from);
-  const lines = [title];
+  const lines = [terminalSafeLine(title)];
   let level = -1;
   for (const n of graph.nodes) {
     if (n.level !== level) {
@@ -25,7 +26,7 @@ function ascii(graph: Graph, title: string): string {
       lines.push(`level ${level + 1}`);
     }
     const from = needs.get(n.id);
-    lines.push(`  ${n.id}${from ? `  ← ${from.join(', ')}` : ''}`);
+    lines.push(`  ${terminalSafeLine(n.id)}${from ? `  ← ${terminalSafeLine(from.join(', '))}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }

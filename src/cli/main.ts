@@ -1,6 +1,7 @@
 // The command line: every command and flag, each action a lazy import of its own module.
 // Nothing here computes; one place (emitResult) prints and picks the exit code.
 import { Command, CommanderError, Option } from 'commander';
+import { secretsFromEnv } from '../ai/secrets.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import { packageVersion } from '../package-root.js';
 import { decideColor, type CliContext } from './context.js';
@@ -54,6 +55,7 @@ function makeContext(flags: GlobalFlags, version: string): CliContext {
     },
     version,
     now: () => new Date(),
+    secrets: new Set(secretsFromEnv(process.env)),
   };
 }
 

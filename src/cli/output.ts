@@ -5,6 +5,8 @@ import { renderDiagnostics } from './render-diagnostics.js';
 import { exitCodeFor, jsonFields, type CommandResult } from './result.js';
 import type { TextSink } from './std-streams.js';
 import type { Style } from './style.js';
+import { redactSecrets } from '../ai/secrets.js';
+import { terminalSafe, terminalSafeStyled } from './terminal-safe.js';
 
 export const JSON_SCHEMA_VERSION = 1;
 
@@ -27,16 +29,21 @@ export function emitResult(command: string, result: CommandResult, ctx: CliConte
       diagnostics,
       counts: countBySeverity(diagnostics),
     };
-    streams.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    // Inside JSON a secret appears in its escaped form; `***` needs no escaping.
+    const jsonSecrets = [...ctx.secrets].map((s) => JSON.stringify(s).slice(1, -1));
+    streams.stdout.write(`${redactSecrets(JSON.stringify(doc, null, 2), jsonSecrets)}\n`);
     return exitCode;
   }
+  const secrets = [...ctx.secrets];
+  // The renderers escape untrusted fields; this is the last guard for anything they missed.
+  const guard = (text: string) => redactSecrets(ctx.color ? terminalSafeStyled(text) : terminalSafe(text), secrets);
   const shown = ctx.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
-  if (shown.length > 0) streams.stderr.write(`${renderDiagnostics(shown, style, ctx.cwd)}\n`);
+  if (shown.length > 0) streams.stderr.write(`${guard(renderDiagnostics(shown, style, ctx.cwd))}\n`);
   const human = ctx.quiet && result.outcome === 'ok' ? result.quietHuman : result.human;
   if (human) {
     const text = human(style);
-    if (text) streams.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    if (text) streams.stderr.write(guard(text.endsWith('\n') ? text : `${text}\n`));
   }
-  if (result.stdout !== undefined) streams.stdout.write(result.stdout);
+  if (result.stdout !== undefined) streams.stdout.write(redactSecrets(terminalSafe(result.stdout), secrets));
   return exitCode;
 }

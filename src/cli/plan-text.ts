@@ -3,6 +3,7 @@
 // rest into one line with their status counts (`-v` shows every job).
 import type { JobSpec, Plan } from '../workflow/plan/index.js';
 import type { Style } from './style.js';
+import { terminalSafeLine as safe } from './terminal-safe.js';
 
 /** Jobs of one rule shown in full per phase before the rest are folded. */
 export const SHOWN_PER_RULE = 3;
@@ -10,7 +11,7 @@ export const SHOWN_PER_RULE = 3;
 export function planText(plan: Plan, style: Style, options: { verbose: boolean; workflowArg: string }): string {
   const lines: string[] = [];
   const { summary } = plan;
-  lines.push(style.bold(`dry-run: ${plan.workflow} (${plan.file}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
+  lines.push(style.bold(`dry-run: ${safe(plan.workflow)} (${safe(plan.file)}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
   // One indexed pass groups the jobs by phase, then rule, keeping only what is printed: the first
   // few jobs and counts for the rest. (It runs once, before V8 optimises it, where a for-of would
   // allocate an iterator result per job; 12,000 jobs need no 12,000-element lists either.)
@@ -36,7 +37,7 @@ export function planText(plan: Plan, style: Style, options: { verbose: boolean; 
     lines.push('', style.bold(`Phase ${level + 1}`) + style.dim(` · ${count(phaseSizes[level]!, 'job')}`));
     for (const [rule, group] of byRule) {
       for (const j of group.shown) lines.push(...jobLines(j, style));
-      if (group.folded > 0) lines.push(style.dim(`  … ${count(group.folded, `more ${rule} job`)}: ${statusCounts(group.counts)} (-v shows every job)`));
+      if (group.folded > 0) lines.push(style.dim(`  … ${count(group.folded, `more ${safe(rule)} job`)}: ${statusCounts(group.counts)} (-v shows every job)`));
     }
   });
   lines.push('', summaryLine(plan, style));
@@ -63,16 +64,16 @@ export function summaryLine(plan: Plan, style: Style): string {
 function jobLines(j: JobSpec, style: Style): string[] {
   const mark = j.status === 'run' ? style.green('●') : style.dim('○');
   const status = `${j.status}: ${j.reason}`;
-  const detail = j.detail ? style.dim(` (${j.detail})`) : '';
-  const out = [`  ${mark} ${j.id}  ${j.status === 'run' ? style.green(status) : style.dim(status)}${detail}`];
+  const detail = j.detail ? style.dim(` (${safe(j.detail)})`) : '';
+  const out = [`  ${mark} ${safe(j.id)}  ${j.status === 'run' ? style.green(status) : style.dim(status)}${detail}`];
   if (j.status === 'skip') return out;
   const command = j.shownCommand.trim().split('\n');
-  command.forEach((line, i) => out.push(`      ${i === 0 ? style.dim('$') : ' '} ${line.trimEnd()}`));
+  command.forEach((line, i) => out.push(`      ${i === 0 ? style.dim('$') : ' '} ${safe(line.trimEnd())}`));
   const facts = [`threads ${j.threads}`];
   if (j.memory !== undefined) facts.push(`memory ${j.memory}`);
-  if (j.environment !== undefined) facts.push(`${j.environment.kind} ${[j.environment.spec].flat().join(',')}`);
+  if (j.environment !== undefined) facts.push(`${j.environment.kind} ${safe([j.environment.spec].flat().join(','))}`);
   out.push(style.dim(`      ${facts.join(' · ')}`));
-  for (const m of j.missingInputs) out.push(style.yellow(`      input ✗ ${m} (does not exist and no job makes it)`));
+  for (const m of j.missingInputs) out.push(style.yellow(`      input ✗ ${safe(m)} (does not exist and no job makes it)`));
   return out;
 }
 

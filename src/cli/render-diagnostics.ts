@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Style } from './style.js';
+import { terminalSafe, terminalSafeLine } from './terminal-safe.js';
 
 const MAX_EXCERPT = 100;
 
@@ -25,21 +26,21 @@ export function renderDiagnostics(diagnostics: readonly Diagnostic[], style: Sty
 function renderOne(d: Diagnostic, style: Style, cwd: string, linesOf: (f: string) => string[] | null): string {
   const colour = d.severity === 'error' ? style.red : d.severity === 'warning' ? style.yellow : style.cyan;
   const where = location(d, cwd);
-  const rule = d.rule !== undefined ? style.dim(` [rule ${d.rule}]`) : '';
-  const out = [`${where ? `${style.bold(where)}: ` : ''}${colour(`${d.severity} ${d.code}`)}: ${d.message}${rule}`];
+  const rule = d.rule !== undefined ? style.dim(` [rule ${terminalSafeLine(d.rule)}]`) : '';
+  const out = [`${where ? `${style.bold(where)}: ` : ''}${colour(`${d.severity} ${d.code}`)}: ${terminalSafe(d.message)}${rule}`];
   if (d.file !== undefined && d.line !== undefined) {
     const lines = linesOf(d.file);
     const text = lines?.[d.line - 1];
     if (text !== undefined) out.push(...excerpt(text, d, style));
   }
-  if (d.hint) out.push(`  ${style.dim('hint:')} ${d.hint}`);
+  if (d.hint) out.push(`  ${style.dim('hint:')} ${terminalSafe(d.hint)}`);
   return out.join('\n');
 }
 
 function location(d: Diagnostic, cwd: string): string {
   if (d.file === undefined) return '';
   const rel = path.isAbsolute(d.file) ? path.relative(cwd, d.file) || d.file : d.file;
-  const shown = rel.startsWith('..') ? d.file : rel;
+  const shown = terminalSafeLine(rel.startsWith('..') ? d.file : rel);
   if (d.line === undefined) return shown;
   return `${shown}:${d.line}:${d.column ?? 1}`;
 }
@@ -48,7 +49,7 @@ function excerpt(text: string, d: Diagnostic, style: Style): string[] {
   const column = Math.max(1, d.column ?? 1);
   let start = 0;
   if (column > MAX_EXCERPT - 20) start = column - (MAX_EXCERPT - 20);
-  const shown = text.slice(start, start + MAX_EXCERPT).replace(/\t/g, ' ');
+  const shown = terminalSafeLine(text.slice(start, start + MAX_EXCERPT).replace(/\t/g, ' '));
   const width =
     d.endLine === d.line && d.endColumn !== undefined && d.endColumn > column ? d.endColumn - column : 1;
   const gutter = String(d.line).padStart(4);

@@ -28,6 +28,24 @@ export async function loadAndCheck(arg: string | undefined, ctx: CliContext, opt
     return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
   }
   if (!loaded.workflow) return { kind: 'loaded', shown, path: resolved.path, diagnostics: loaded.diagnostics };
+  noteSensitiveValues(loaded.workflow, [], ctx);
   const diagnostics = [...loaded.diagnostics, ...(options.graph ? validateWorkflow(loaded.workflow) : checkWorkflow(loaded.workflow))];
   return { kind: 'loaded', shown, path: resolved.path, workflow: loaded.workflow, diagnostics };
+}
+
+/**
+ * `sensitive = true` config values (declared defaults, and KEY=VALUE overrides of such keys) become
+ * secrets of this run: output is scrubbed of them wherever they would appear.
+ */
+export function noteSensitiveValues(workflow: Workflow, overrides: readonly string[], ctx: CliContext): void {
+  const sensitive = new Set<string>();
+  for (const entry of workflow.config.values()) {
+    if (!entry.declaration?.sensitive) continue;
+    sensitive.add(entry.key);
+    for (const v of [entry.value ?? []].flat()) ctx.secrets.add(String(v));
+  }
+  for (const o of overrides) {
+    const eq = o.indexOf('=');
+    if (eq > 0 && sensitive.has(o.slice(0, eq).replace(/^config\./, ''))) ctx.secrets.add(o.slice(eq + 1));
+  }
 }

@@ -87,8 +87,25 @@ describe('layering', () => {
         }
       }
       const reached = [...seen].map((f) => path.relative(SRC, f));
-      expect(reached.filter((f) => f.startsWith('ai/')), entry).toEqual([]);
+      // ai/secrets.ts is a leaf of string functions (below): output is scrubbed of secrets on every path.
+      expect(reached.filter((f) => f.startsWith('ai/') && f !== 'ai/secrets.ts'), entry).toEqual([]);
       expect([...packages].filter((p) => p === 'undici' || p === 'eventsource-parser' || p === 'prompts'), entry).toEqual([]);
     }
+  });
+
+  it('the two modules every layer may use, terminal-safe.ts and secrets.ts, import nothing', () => {
+    for (const leaf of ['cli/terminal-safe.ts', 'ai/secrets.ts']) expect(staticImports(path.join(SRC, leaf)), leaf).toEqual([]);
+  });
+
+  it('src/ai imports from src/cli only terminal-safe.ts', () => {
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => area(f).startsWith('ai'))) {
+      for (const spec of staticImports(file)) {
+        const target = resolveLocal(file, spec);
+        const trel = target && path.relative(SRC, target);
+        if (trel && trel.startsWith('cli/') && trel !== 'cli/terminal-safe.ts') offenders.push(`${path.relative(SRC, file)} → ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 });

@@ -36,6 +36,7 @@ function ctx(over: Partial<CliContext> = {}): CliContext {
     stderr: process.stderr,
     version: '0.0.0-test',
     now: () => new Date(0),
+    secrets: new Set<string>(),
     ...over,
   };
 }

@@ -50,15 +50,27 @@ export interface PtyRun {
  */
 export function runCliInPty(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined>; answer?: string; redirect?: string; timeoutMs?: number } = {},
+  options: {
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    answer?: string;
+    redirect?: string;
+    timeoutMs?: number;
+    /** Keys typed at once, before anything is asked (as if pressed while a server was connecting). */
+    early?: string;
+    /** Called with the whole screen each time more of it arrives. */
+    onScreen?: (screen: string) => void;
+  } = {},
 ): Promise<PtyRun> {
   const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ') + (options.redirect ? ` ${options.redirect}` : '');
   return new Promise((resolve) => {
     const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: options.cwd ?? process.cwd(), env: cleanEnv(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
     let screen = '';
     let prompted = false;
+    if (options.early !== undefined) child.stdin.write(options.early);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       screen += d;
+      options.onScreen?.(screen);
       if (!prompted && screen.includes('Allow execution? [y/N] ')) {
         prompted = true;
         if (options.answer !== undefined) child.stdin.write(options.answer);

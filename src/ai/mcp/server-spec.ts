@@ -1,5 +1,6 @@
 // Where an MCP server comes from (an active tool skill or a --mcp flag) and how to reach it:
 // URL mapping (mcp:// → http://), NAME=URL flags, ${ENV} expansion of header values.
+import { maskUrl } from '../secrets.js';
 import { McpFailure } from './failure.js';
 
 export interface McpServerSpec {
@@ -22,10 +23,10 @@ export function normaliseServerUrl(raw: string): string {
   try {
     u = new URL(mapped);
   } catch {
-    throw new McpFailure('MCP001', `"${raw}" is not a URL`);
+    throw new McpFailure('MCP001', `"${maskUrl(raw)}" is not a URL`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new McpFailure('MCP001', `"${raw}" uses ${u.protocol.replace(/:$/, '')}://; expected mcp://, http:// or https://`);
+    throw new McpFailure('MCP001', `"${maskUrl(raw)}" uses ${u.protocol.replace(/:$/, '')}://; expected mcp://, http:// or https://`);
   }
   return u.toString();
 }

@@ -3,6 +3,7 @@
 // no hidden components, real path inside the skill directory, regular files, 512 KiB cap.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { normalisePromptText } from '../skills/prompt-text.js';
 import type { Skill } from '../skills/types.js';
 import type { ToolEntry, ToolOutput } from './types.js';
 
@@ -55,7 +56,8 @@ export function readSkillFile(skill: Skill, relative: string): ToolOutput {
     let total = 0;
     for (let n = 1; n > 0 && total < buf.length; total += n) n = readSync(fd, buf, total, buf.length - total, null);
     if (total > MAX_SKILL_FILE_BYTES) return fail(`cannot read "${relative}": over the ${MAX_SKILL_FILE_BYTES}-byte cap`);
-    return { isError: false, text: buf.subarray(0, total).toString('utf8') };
+    // Untrusted like the skill's prompt, and read by the same model: the same normalisation.
+    return { isError: false, text: normalisePromptText(buf.subarray(0, total).toString('utf8')) };
   } finally {
     closeSync(fd);
   }

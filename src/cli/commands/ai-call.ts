@@ -5,7 +5,8 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
-import { loadTools, serverDiagnostic, type AiToolsOptions } from './ai-tools.js';
+import { terminalSafeLine } from '../terminal-safe.js';
+import { loadTools, serverDiagnostic, shownServer, type AiToolsOptions } from './ai-tools.js';
 
 export interface AiCallOptions extends AiToolsOptions {
   tool: string;
@@ -34,7 +35,7 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
   try {
     const { callThroughGate } = await import('../../ai/tools/call.js');
     const { askApproval } = await import('../../ai/approval/prompt.js');
-    const servers = registry.servers;
+    const servers = registry.servers.map(shownServer);
 
     if (registry.find(opts.tool) === undefined) {
       // A tool of a server that could not be reached: say why the server failed, not "unknown tool".
@@ -77,7 +78,7 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
       return { outcome: 'failed', json, diagnostics };
     }
     if (record.output.isError) diagnostics.push(diagnostic('MCP021', `${record.tool} reported an error: ${record.output.text.split('\n')[0]!.slice(0, 300)}`));
-    const human = (style: Style) => style.dim(`${record.tool}: ${record.decision === 'auto' ? 'ran without asking' : 'ran after approval'} (${record.reason})`);
+    const human = (style: Style) => style.dim(`${terminalSafeLine(record.tool)}: ${record.decision === 'auto' ? 'ran without asking' : 'ran after approval'} (${record.reason})`);
     const text = record.output.text;
     return { outcome: record.output.isError ? 'failed' : 'ok', json, diagnostics, human, stdout: text.endsWith('\n') || text === '' ? text : `${text}\n` };
   } finally {

@@ -17,6 +17,8 @@ import {
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
+import { headerSecrets, maskUrl, urlSecrets } from '../../ai/secrets.js';
+import { terminalSafeLine as safe } from '../terminal-safe.js';
 
 interface ProjectOpts {
   project?: string;
@@ -39,9 +41,17 @@ export function skillJson(skill: Skill, active: boolean): Record<string, unknown
     dir: skill.dir,
     size_bytes: skill.sizeBytes ?? null,
     sha256: skillSha256(skill) ?? null,
-    ...(skill.mcp ? { mcp: { url: skill.mcp.url, header_names: Object.keys(skill.mcp.headers), trust_annotations: skill.mcp.trustAnnotations } } : {}),
+    ...(skill.mcp ? { mcp: { url: maskUrl(skill.mcp.url), header_names: Object.keys(skill.mcp.headers), trust_annotations: skill.mcp.trustAnnotations } } : {}),
     findings: skill.findings,
   };
+}
+
+/** The credentials a tool skill carries (header values, URL password and key-like query values) become secrets of this run. */
+export function noteSkillSecrets(skills: readonly Skill[], ctx: CliContext): void {
+  for (const s of skills) {
+    if (!s.mcp) continue;
+    for (const v of [...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url)]) ctx.secrets.add(v);
+  }
 }
 
 const STATUS_ORDER: Record<string, number> = { project: 0, user: 1, builtin: 2 };
@@ -50,7 +60,7 @@ const STATUS_ORDER: Record<string, number> = { project: 0, user: 1, builtin: 2 }
 export function renderSkillTable(skills: readonly Skill[], activeSet: ReadonlySet<Skill>, style: Style, indent = '  '): string {
   if (skills.length === 0) return `${indent}(none)`;
   const sorted = [...skills].sort((a, b) => STATUS_ORDER[a.scope]! - STATUS_ORDER[b.scope]! || compareText(a.name, b.name) || compareText(a.format, b.format));
-  const rows = sorted.map((s) => [s.name, s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no']);
+  const rows = sorted.map((s) => [safe(s.name), s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no']);
   const header = ['NAME', 'SCOPE', 'FORMAT', 'TYPE', 'STATUS', 'ACTIVE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const pad = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
@@ -61,10 +71,10 @@ export function renderSkillTable(skills: readonly Skill[], activeSet: ReadonlySe
     const cells = row.map((c, j) => c.padEnd(widths[j]!));
     cells[4] = statusCell;
     if (activeSet.has(s)) cells[5] = style.bold(cells[5]!);
-    const description = s.description ? truncate(s.description, 70) : '';
+    const description = s.description ? safe(truncate(s.description, 70)) : '';
     out.push(`${indent}${cells.join('  ')}  ${description}`.trimEnd());
     const reason = s.status === 'ok' ? undefined : s.findings.find((f) => f.severity === 'error') ?? s.findings.find((f) => f.code === 'SK018' || f.code === 'SK019' || f.code === 'SK020') ?? s.findings[0];
-    if (reason) out.push(`${indent}  ${style.dim('└')} ${reason.code}: ${reason.message}${reason.line ? ` (${path.basename(s.path)}:${reason.line})` : ''}`);
+    if (reason) out.push(`${indent}  ${style.dim('└')} ${reason.code}: ${safe(reason.message)}${reason.line ? ` (${safe(path.basename(s.path))}:${reason.line})` : ''}`);
   });
   return out.join('\n');
 }
@@ -75,6 +85,7 @@ function truncate(text: string, max: number): string {
 
 export async function skillsList(opts: ProjectOpts & { all?: boolean }, ctx: CliContext): Promise<CommandResult> {
   const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
+  noteSkillSecrets(sc.discovery.skills, ctx);
   const activeSet = new Set(sc.activation.active);
   const skills = sc.discovery.skills;
   const shown = opts.all ? skills : skills.filter((s) => s.scope !== 'builtin');
@@ -94,6 +105,7 @@ export async function skillsList(opts: ProjectOpts & { all?: boolean }, ctx: Cli
 
 export async function skillsShow(opts: ProjectOpts & { name: string }, ctx: CliContext): Promise<CommandResult> {
   const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
+  noteSkillSecrets(sc.discovery.skills, ctx);
   const found = lookupSkill(sc.discovery, opts.name);
   if (!found.found) {
     const code = found.reason === 'not-found' ? 'SK030' : found.reason === 'ambiguous' ? 'SK032' : found.reason === 'bad-form' ? 'SK033' : 'SK031';
@@ -111,8 +123,8 @@ export async function skillsShow(opts: ProjectOpts & { name: string }, ctx: CliC
     json: { name: opts.name, skill: skillJson(skill, false), block },
     human: (style) =>
       block === ''
-        ? `${skillAlias(skill)} is a tool skill: it adds no prompt text; its tools come from ${skill.mcp?.url ?? 'its MCP server'}`
-        : style.dim(`(${skillAlias(skill)}, ${skill.path}: stdout holds exactly the block that activation injects)`),
+        ? `${safe(skillAlias(skill))} is a tool skill: it adds no prompt text; its tools come from ${skill.mcp ? safe(maskUrl(skill.mcp.url)) : 'its MCP server'}`
+        : style.dim(`(${safe(skillAlias(skill))}, ${safe(skill.path)}: stdout holds exactly the block that activation injects)`),
     stdout: block,
   };
 }
@@ -150,10 +162,12 @@ export async function skillsValidate(opts: ProjectOpts & { path?: string }, ctx:
         diagnostics: [diagnostic('SK050', `${opts.path} is not a skill file (*.skill.toml, SKILL.md), a skill directory or a skills directory`, { file: opts.path })],
       };
     const discovery = discoverInRoots(target.roots);
+    noteSkillSecrets(discovery.skills, ctx);
     diagnostics.push(...discovery.diagnostics);
     skills = discovery.skills.filter((s) => !target.only || s.path === target.only || s.dir === target.only);
   } else {
     const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
+  noteSkillSecrets(sc.discovery.skills, ctx);
     diagnostics.push(...sc.diagnostics);
     skills = sc.discovery.skills.filter((s) => s.scope !== 'builtin');
   }

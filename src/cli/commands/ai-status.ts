@@ -10,8 +10,10 @@ import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
+import { maskUrl } from '../../ai/secrets.js';
+import { terminalSafeLine as safe } from '../terminal-safe.js';
 import { resolveWorkflowPath } from '../workflow-path.js';
-import { renderSkillTable, skillJson } from './ai-skills.js';
+import { noteSkillSecrets, renderSkillTable, skillJson } from './ai-skills.js';
 
 export interface AiStatusOptions {
   workflow?: string;
@@ -40,6 +42,7 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
     ...(opts.project !== undefined ? { project: opts.project } : {}),
     skillFlags: opts.skill ?? [],
   });
+  noteSkillSecrets(sc.discovery.skills, ctx);
   diagnostics.push(...sc.diagnostics, ...sc.activation.warnings);
   const provider = resolveProjectProvider(sc, ctx.env);
   diagnostics.push(...provider.diagnostics);
@@ -65,7 +68,7 @@ async function checkServers(sc: SkillContext, ctx: CliContext, diagnostics: Diag
   const { checkMcpServers } = await import('../../ai/tools/open-registry.js');
   const statuses = await checkMcpServers({ active: sc.activation.active, env: ctx.env, clientInfo: { name: 'oxo-flow', version: ctx.version } });
   for (const st of statuses) {
-    if (st.error) diagnostics.push(diagnostic(st.error.code, `MCP server ${st.name} (${st.url}): ${st.error.message}`, st.error.hint ? { hint: st.error.hint } : {}));
+    if (st.error) diagnostics.push(diagnostic(st.error.code, `MCP server ${st.name} (${maskUrl(st.url)}): ${st.error.message}`, st.error.hint ? { hint: st.error.hint } : {}));
   }
   return new Map(statuses.map((st) => [st.name, st]));
 }
@@ -77,7 +80,7 @@ function activeToolServers(sc: SkillContext, checks?: ServerChecks) {
       ...checkJson(checks?.get(s.name)),
       skill: s.name,
       alias: skillAlias(s),
-      url: s.mcp!.url,
+      url: maskUrl(s.mcp!.url),
       header_names: Object.keys(s.mcp!.headers),
       connect_timeout_ms: s.mcp!.connectTimeoutMs ?? 30_000,
       call_timeout_ms: s.mcp!.callTimeoutMs ?? 60_000,
@@ -104,7 +107,7 @@ export function providerJson(p: ResolvedProvider): Record<string, unknown> {
     source: p.kindSource,
     model: p.model ?? null,
     model_source: p.modelSource ?? null,
-    endpoint: p.baseUrl ?? null,
+    endpoint: p.baseUrl !== undefined ? maskUrl(p.baseUrl) : null,
     endpoint_source: p.baseUrlSource ?? null,
     key_present: p.keyPresent,
     key_source: p.keySource ?? null,
@@ -159,7 +162,7 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
   } else {
     for (const src of sc.activation.sources) {
       const from = src.file ? `${src.from} (${rel(src.file)})` : src.from;
-      out.push(`  ${src.name.padEnd(24)} ${style.dim(from)}  ${src.activated ? style.green(`active as ${src.activated}`) : style.yellow('not activated (see warning)')}`);
+      out.push(`  ${safe(src.name).padEnd(24)} ${style.dim(safe(from))}  ${src.activated ? style.green(`active as ${safe(src.activated)}`) : style.yellow('not activated (see warning)')}`);
     }
   }
   out.push('', style.bold('Provider'));
@@ -168,11 +171,11 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
     if (provider.hint) out.push(`  To enable: ${provider.hint}`);
   } else {
     out.push(`  Provider: ${provider.kind} ${style.dim(`(from ${provider.kindSource})`)}`);
-    out.push(`  Model:    ${provider.model ?? '-'} ${style.dim(`(from ${provider.modelSource ?? 'default'})`)}`);
-    if (provider.baseUrl) out.push(`  Endpoint: ${provider.baseUrl} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
-    if (provider.scriptPath) out.push(`  Script:   ${provider.scriptPath}`);
+    out.push(`  Model:    ${safe(provider.model ?? '-')} ${style.dim(`(from ${provider.modelSource ?? 'default'})`)}`);
+    if (provider.baseUrl) out.push(`  Endpoint: ${safe(maskUrl(provider.baseUrl))} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
+    if (provider.scriptPath) out.push(`  Script:   ${safe(provider.scriptPath)}`);
     out.push(`  API key:  ${provider.keyPresent ? `present (${provider.keySource})` : provider.kind === 'ollama' || provider.kind === 'scripted' ? 'not needed' : style.yellow('missing')}`);
-    if (provider.fallback) out.push(`  Fallback: ${provider.fallback.provider}${provider.fallback.model ? ` / ${provider.fallback.model}` : ''}`);
+    if (provider.fallback) out.push(`  Fallback: ${safe(provider.fallback.provider)}${provider.fallback.model ? ` / ${safe(provider.fallback.model)}` : ''}`);
   }
   const servers = activeToolServers(sc);
   out.push('', style.bold('MCP servers') + style.dim(checks ? ' (of active tool skills; checked)' : ' (of active tool skills; not contacted, use --check)'));
@@ -180,7 +183,7 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
   for (const s of servers) {
     const st = checks?.get(s.skill);
     const state = !st ? '' : st.ok ? style.green(` ok: ${st.toolCount ?? 0} tools`) : style.red(` unreachable or failing (${st.error?.code ?? 'error'})`);
-    out.push(`  ${s.alias.padEnd(24)} ${s.url}${s.header_names.length > 0 ? style.dim(` headers: ${s.header_names.join(', ')}`) : ''}${state}`);
+    out.push(`  ${safe(s.alias).padEnd(24)} ${safe(s.url)}${s.header_names.length > 0 ? style.dim(` headers: ${safe(s.header_names.join(', '))}`) : ''}${state}`);
   }
   return out.join('\n');
 }

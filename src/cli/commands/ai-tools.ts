@@ -4,6 +4,9 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
+import { maskUrl, urlSecrets } from '../../ai/secrets.js';
+import { noteSkillSecrets } from './ai-skills.js';
+import { terminalSafeLine as safe } from '../terminal-safe.js';
 import { resolveWorkflowPath } from '../workflow-path.js';
 import type { ServerStatus, ToolRegistry } from '../../ai/tools/registry.js';
 import type { ToolEntry } from '../../ai/tools/types.js';
@@ -27,6 +30,8 @@ export interface LoadedTools {
 export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: string): Promise<{ usage: Diagnostic[] } | LoadedTools> {
   const { serversFromFlags, openToolRegistry } = await import('../../ai/tools/open-registry.js');
   const { nonInteractiveReason } = await import('../../ai/approval/policy.js');
+  // A URL's password and key-like query values are secrets from the moment they are typed.
+  for (const raw of opts.mcp ?? []) for (const v of urlSecrets(raw.replace(/^[A-Za-z0-9][A-Za-z0-9_.-]*=/, ''))) ctx.secrets.add(v);
   const flags = serversFromFlags(opts.mcp ?? []);
   if (flags.diagnostics.length > 0) return { usage: flags.diagnostics };
   const diagnostics: Diagnostic[] = [];
@@ -49,6 +54,7 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
     skillFlags: opts.skill ?? [],
     command,
   });
+  noteSkillSecrets(skills.discovery.skills, ctx);
   diagnostics.push(...skills.diagnostics, ...skills.activation.warnings);
   const registry = await openToolRegistry({
     active: skills.activation.active,
@@ -67,8 +73,13 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
 export function serverDiagnostic(s: ServerStatus, severity: 'error' | 'warning'): Diagnostic {
   const e = s.error!;
   const hint = e.hint !== undefined ? { hint: e.hint } : {};
-  if (severity === 'warning') return diagnostic('TOOL006', `MCP server ${s.name} (${s.url}) skipped: ${e.code} ${e.message}`, hint);
-  return diagnostic(e.code, `MCP server ${s.name} (${s.url}) skipped: ${e.message}`, hint);
+  if (severity === 'warning') return diagnostic('TOOL006', `MCP server ${s.name} (${maskUrl(s.url)}) skipped: ${e.code} ${e.message}`, hint);
+  return diagnostic(e.code, `MCP server ${s.name} (${maskUrl(s.url)}) skipped: ${e.message}`, hint);
+}
+
+/** A server's status as --json shows it: the URL without credentials. */
+export function shownServer(s: ServerStatus): ServerStatus {
+  return { ...s, url: maskUrl(s.url) };
 }
 
 function gateOf(tool: ToolEntry): { gate: 'auto' | 'approval'; reason: string } {
@@ -81,7 +92,7 @@ function gateOf(tool: ToolEntry): { gate: 'auto' | 'approval'; reason: string } 
 function annotationText(a: Record<string, unknown>): string {
   const parts = Object.entries(a)
     .filter(([k, v]) => k !== 'title' && v !== undefined)
-    .map(([k, v]) => `${k}=${String(v)}`);
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : String(v)}`);
   return parts.length > 0 ? parts.join(' ') : 'none';
 }
 
@@ -113,22 +124,22 @@ export async function aiTools(opts: AiToolsOptions, ctx: CliContext): Promise<Co
         callable: tool.callable,
         input_schema: tool.inputSchema,
       })),
-      servers: registry.servers,
+      servers: registry.servers.map(shownServer),
     };
     const human = (style: Style): string => {
-      const width = Math.max(...rows.map((r) => r.tool.name.length));
+      const width = Math.max(...rows.map((r) => safe(r.tool.name).length));
       const lines = [style.bold(`Tools the model would get (${rows.length}):`)];
       for (const { tool, gate, reason } of rows) {
-        const from = tool.origin.kind === 'builtin' ? 'built-in' : `MCP ${tool.origin.server} → ${tool.origin.rawName}`;
+        const from = tool.origin.kind === 'builtin' ? 'built-in' : `MCP ${safe(tool.origin.server)} → ${safe(tool.origin.rawName)}`;
         const gateText = gate === 'auto' ? style.green('runs freely') : style.yellow('needs approval');
-        lines.push(`  ${tool.name.padEnd(width)}  ${gateText} (${reason})${tool.callable ? '' : style.red(' [not callable: needs task support]')}`);
-        lines.push(`  ${' '.repeat(width)}  ${from}; annotations: ${annotationText(tool.annotations)}`);
+        lines.push(`  ${safe(tool.name).padEnd(width)}  ${gateText} (${reason})${tool.callable ? '' : style.red(' [not callable: needs task support]')}`);
+        lines.push(`  ${' '.repeat(width)}  ${from}; annotations: ${safe(annotationText(tool.annotations))}`);
       }
       if (registry.servers.length > 0) {
         lines.push('', style.bold('MCP servers:'));
         for (const s of registry.servers) {
-          const state = s.ok ? style.green(`ok, ${s.toolCount} tool(s), ${s.serverName} speaking ${s.protocolVersion}`) : style.red(`skipped (${s.error!.code})`);
-          lines.push(`  ${s.name}  ${s.url}  ${state}`);
+          const state = s.ok ? style.green(`ok, ${s.toolCount} tool(s), ${safe(String(s.serverName))} speaking ${safe(String(s.protocolVersion))}`) : style.red(`skipped (${s.error!.code})`);
+          lines.push(`  ${safe(s.name)}  ${safe(maskUrl(s.url))}  ${state}`);
         }
       }
       if (nonInteractiveReason !== undefined) lines.push('', `Here, calls that need approval would be refused: ${nonInteractiveReason}.`);

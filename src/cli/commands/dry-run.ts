@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { planText, summaryLine } from '../plan-text.js';
 import type { CommandResult } from '../result.js';
+import { noteSensitiveValues } from '../workflow-input.js';
 
 export interface DryRunOptions extends PlanOptions {
   ai?: boolean;
@@ -15,6 +16,7 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
   const loaded = await loadChecked(arg, ctx);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+  noteSensitiveValues(loaded.workflow, overrides, ctx);
   const { plan, diagnostics } = planWorkflow(loaded.workflow, planSettings(opts, overrides), diskFs);
   const all = [...loaded.diagnostics, ...diagnostics];
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);

@@ -5,6 +5,7 @@ import type { CliContext } from '../context.js';
 import { drawGraph, type GraphFormat } from '../graph-formats.js';
 import { diskFs, loadChecked, outcomeFor, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import type { CommandResult } from '../result.js';
+import { noteSensitiveValues } from '../workflow-input.js';
 
 export interface GraphOptions extends PlanOptions {
   format?: GraphFormat;
@@ -15,6 +16,7 @@ export async function graph(opts: GraphOptions, ctx: CliContext): Promise<Comman
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
   const loaded = await loadChecked(arg, ctx);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, nodes: [], edges: [] }, diagnostics: loaded.diagnostics };
+  noteSensitiveValues(loaded.workflow, overrides, ctx);
   const expanded = Boolean(opts.expanded);
   const settings = { expanded, overrides, list: diskFs.list, ...(opts.samples !== undefined ? { samples: opts.samples.split(',') } : {}) };
   const { graph: g, diagnostics } = workflowGraph(loaded.workflow, settings);

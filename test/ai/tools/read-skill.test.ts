@@ -15,6 +15,7 @@ beforeAll(() => {
   mkdirSync(path.join(dir, '.private'));
   writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: variant-calling\n---\nbody');
   writeFileSync(path.join(dir, 'references', 'guide.md'), 'Use GATK best practices.');
+  writeFileSync(path.join(dir, 'references', 'hostile.md'), 'line one\r\n\u001b[2Jclear \u202eevil\u200b\u009b  \r\nline two\n');
   writeFileSync(path.join(dir, '.private', 'key.txt'), 'hidden');
   writeFileSync(path.join(dir, 'big.txt'), 'x'.repeat(MAX_SKILL_FILE_BYTES + 1));
   writeFileSync(path.join(root, 'outside.txt'), 'secret outside');
@@ -57,5 +58,12 @@ describe('read_skill_file path safety', () => {
     expect(await readSkill!.invoke({ name: 'other' })).toMatchObject({ isError: true, text: expect.stringContaining('active skills: variant-calling') });
     expect(await readFile!.invoke({ name: 'variant-calling', path: 'references/guide.md' })).toMatchObject({ isError: false });
     expect(readSkill!.gate.builtinReadOnly).toBe(true);
+  });
+});
+
+describe('read_skill_file normalises text as skill prompts are', () => {
+  it('LF newlines; escapes, C1, bidi and invisible characters removed; trailing spaces trimmed', () => {
+    const out = readSkillFile(skill, 'references/hostile.md');
+    expect(out).toEqual({ isError: false, text: 'line one\n[2Jclear evil\nline two' });
   });
 });

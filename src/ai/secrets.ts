@@ -1,0 +1,129 @@
+// Secrets never reach output, logs or session files. Two tools: URLs are shown with their user-info
+// and query values masked (`http://***@host/mcp?key=***`), and any text about to be shown or recorded
+// is scrubbed of every configured secret value (MCP headers and bearer tokens, keys read from the
+// environment, `sensitive = true` config values), because a server may echo a header back in an error.
+
+export const MASK = '***';
+
+// scheme://authority path ?query #fragment. The authority ends at the first `/`, `?` or `#`.
+const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s;
+
+function maskPairs(part: string): string {
+  return part
+    .split('&')
+    .map((pair) => {
+      if (pair === '') return pair;
+      const eq = pair.indexOf('=');
+      if (eq < 0) return MASK; // a bare `?token` is as secret as a value
+      return eq === pair.length - 1 ? pair : `${pair.slice(0, eq + 1)}${MASK}`;
+    })
+    .join('&');
+}
+
+/** The URL with user-info and query (and fragment) values replaced by `***`; everything else as written. */
+export function maskUrl(url: string): string {
+  const m = URL_PARTS.exec(url);
+  if (!m) return url;
+  const [, scheme, authority = '', pathPart = '', query, fragment] = m;
+  const at = authority.lastIndexOf('@');
+  const host = at >= 0 ? `${MASK}@${authority.slice(at + 1)}` : authority;
+  const q = query === undefined ? '' : `?${maskPairs(query.slice(1))}`;
+  const f = fragment === undefined || fragment === '#' ? (fragment ?? '') : `#${maskPairs(fragment.slice(1))}`;
+  return `${scheme}${host}${pathPart}${q}${f}`;
+}
+
+// A URL inside free text (an error message): stops at whitespace, quotes and brackets.
+const URL_IN_TEXT = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>()[\]{}`]+/g;
+
+/** Every URL inside free text masked as `maskUrl` does (error messages quote the URL they failed on). */
+export function maskUrlsIn(text: string): string {
+  return text.replace(URL_IN_TEXT, (u) => maskUrl(u));
+}
+
+/** Shorter values are not secrets worth hunting for, and replacing them would mangle ordinary text. */
+export const MIN_SECRET_LENGTH = 4;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Every occurrence of a configured secret value (length ≥ 4) replaced by `***`; also its
+ * percent-encoded form, which is how it appears inside a URL. Longer secrets are replaced first so a
+ * secret containing another is masked whole.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (s.length < MIN_SECRET_LENGTH) continue;
+    forms.add(s);
+    const encoded = encodeURIComponent(s);
+    if (encoded !== s) forms.add(encoded);
+  }
+  if (forms.size === 0 || text === '') return text;
+  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+  return text.replace(pattern, MASK);
+}
+
+/** `redactSecrets` then `maskUrlsIn`: what every message about a remote service goes through before it is shown or recorded. */
+export function scrubMessage(text: string, secrets: readonly string[]): string {
+  return maskUrlsIn(redactSecrets(text, secrets));
+}
+
+/** Environment variable names that hold credentials by convention (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD...). */
+const SECRET_ENV_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$/i;
+
+/** Values of credential-named environment variables: they may reach a message through a header or a server's echo. */
+export function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name)) out.push(value);
+  return out;
+}
+
+/**
+ * The secret values configured in a set of HTTP headers: each value with `${VAR}` expanded from env,
+ * the credential after an auth scheme (`Bearer <token>`), and each referenced variable's value.
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  for (const raw of Object.values(headers)) {
+    const expanded = raw.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_all, name: string) => {
+      const value = env[name];
+      if (value !== undefined) out.push(value);
+      return value ?? '';
+    });
+    out.push(expanded);
+    const credential = /^\s*[A-Za-z][A-Za-z0-9-]*\s+(\S.*)$/.exec(expanded)?.[1];
+    if (credential !== undefined) out.push(credential);
+  }
+  return out.filter((s) => s.length >= MIN_SECRET_LENGTH);
+}
+
+const SECRET_QUERY_NAME = /key|token|secret|pass|auth|sig|cred|code/i;
+
+/** The password in a URL's user-info and the values of credential-named query parameters. */
+export function urlSecrets(url: string): string[] {
+  const m = URL_PARTS.exec(url);
+  if (!m) return [];
+  const out: string[] = [];
+  const authority = m[2] ?? '';
+  const at = authority.lastIndexOf('@');
+  if (at >= 0) {
+    const userInfo = authority.slice(0, at);
+    const colon = userInfo.indexOf(':');
+    out.push(colon >= 0 ? userInfo.slice(colon + 1) : userInfo);
+  }
+  for (const pair of (m[4] ?? '').slice(1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0 && SECRET_QUERY_NAME.test(pair.slice(0, eq))) out.push(pair.slice(eq + 1));
+  }
+  return out.flatMap((s) => {
+    let decoded = s;
+    try {
+      decoded = decodeURIComponent(s);
+    } catch {
+      // keep the raw form only
+    }
+    return decoded === s ? [s] : [s, decoded];
+  }).filter((s) => s.length >= MIN_SECRET_LENGTH);
+}

@@ -1,0 +1,142 @@
+// Issue 8, acceptance 2: hostile names from every source (workflow, rule, sample and config values,
+// directory names, skill names, descriptions and files, MCP tool names, titles, errors and results)
+// reach every command's human output only as visible escapes. Through the built CLI.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliAsync } from '../helpers/mcp-cli.js';
+import { json, startRawServer, type RawServer } from '../helpers/mcp-raw-server.js';
+
+// What a terminal acts on or reorders: C0 controls but tab and newline, DEL, C1, bidi controls.
+const RAW = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+const SGR = /\u001b\[[0-9;]*m/g;
+const EVIL = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202eevil\u2066';
+const toml = (s: string) => JSON.stringify(s); // a JSON string with \u escapes is a TOML basic string
+
+let root: string;
+let project: string;
+let home: string;
+let server: RawServer;
+
+beforeAll(async () => {
+  server = await startRawServer(({ message, res }) => {
+    if (message.method === 'tools/list') {
+      return json(res, 200, {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: {
+          tools: [
+            { name: 'wipe', title: `\r\u001b[2K  wipe  runs freely ${EVIL}`, description: `drops everything ${EVIL}`, inputSchema: { type: 'object' }, annotations: { destructiveHint: true, title: EVIL } },
+            { name: `echo${EVIL}`, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+            { name: 'peek', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+            { name: 'broken', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+          ],
+        },
+      });
+    }
+    if (message.method === 'tools/call') {
+      const name = (message.params as { name: string }).name;
+      if (name === 'broken') return json(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32000, message: `server failed ${EVIL}` } });
+      return json(res, 200, { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `result ${EVIL}\nline 2` }], isError: name === 'peek' ? undefined : false } });
+    }
+    return undefined;
+  });
+  root = mkdtempSync(path.join(os.tmpdir(), 'oxo-hostile-'));
+  project = path.join(root, `proj${EVIL}`);
+  home = path.join(root, 'home');
+  const skills = path.join(project, '.oxo-flow', 'skills');
+  mkdirSync(path.join(skills, 'notes', 'references'), { recursive: true });
+  mkdirSync(path.join(skills, `bad${EVIL}`), { recursive: true });
+  mkdirSync(home);
+  writeFileSync(
+    path.join(skills, 'db.skill.toml'),
+    ['name = "db"', 'version = "1.0.0"', `description = ${toml(`a database ${EVIL}`)}`, 'skill_type = "tool"', `requires = [${toml(server.url)}]`, '[mcp]', ''].join('\n'),
+  );
+  writeFileSync(path.join(skills, 'notes', 'SKILL.md'), `---\nname: notes\ndescription: notes ${EVIL}\n---\nRead the notes ${EVIL}\n`);
+  writeFileSync(path.join(skills, 'notes', 'references', 'guide.md'), `guide ${EVIL}\n`);
+  writeFileSync(path.join(skills, `bad${EVIL}`, 'SKILL.md'), `---\nname: ${toml(`bad${EVIL}`)}\ndescription: d\n---\nbody\n`);
+  writeFileSync(path.join(skills, 'odd.skill.toml'), `name = ${toml(`odd${EVIL}`)}\ndescription = "x"\n`);
+  writeFileSync(path.join(project, '.oxo-flow', 'ai.toml'), '[ai]\nskills = ["db", "notes"]\n');
+  writeFileSync(
+    path.join(project, 'main.oxoflow'),
+    [
+      '[workflow]',
+      `name = ${toml(`wf${EVIL}`)}`,
+      '[config]',
+      `greeting = ${toml(`hi${EVIL}`)}`,
+      '[[sample_groups]]',
+      'name = "g"',
+      `samples = [${toml(`s1${EVIL}`)}, "s2"]`,
+      '[[rules]]',
+      'name = "say"',
+      'output = ["out/{sample}.txt"]',
+      'shell = "echo {config.greeting} {sample} > {output}"',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(path.join(project, 'bad.oxoflow'), ['[workflow]', `name = ${toml(EVIL)}`, '[[rules]]', `name = ${toml(`r${EVIL}`)}`, `shell = ${toml(`echo {nope${EVIL}}`)}`, `depends_on = [${toml(`x${EVIL}`)}]`, ''].join('\n'));
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const env = () => ({ OXO_FLOW_HOME: home, CI: '1' });
+
+const commands: [string, string[]][] = [
+  ['validate', ['validate']],
+  ['validate (errors)', ['validate', 'bad.oxoflow']],
+  ['lint', ['lint']],
+  ['lint (errors)', ['lint', 'bad.oxoflow']],
+  ['dry-run', ['dry-run', '-v']],
+  ['dry-run (override)', ['dry-run', `greeting=x${EVIL}`, '--samples', `a${EVIL}`]],
+  ['graph', ['graph']],
+  ['graph --expanded', ['graph', '--expanded']],
+  ['ai status', ['ai', 'status', '--all']],
+  ['ai status --check', ['ai', 'status', '--check']],
+  ['ai skills list', ['ai', 'skills', 'list', '--all']],
+  ['ai skills show', ['ai', 'skills', 'show', 'notes']],
+  ['ai skills show (tool)', ['ai', 'skills', 'show', 'db']],
+  ['ai skills show (unknown)', ['ai', 'skills', 'show', `zz${EVIL}`]],
+  ['ai skills validate', ['ai', 'skills', 'validate']],
+  ['ai tools', ['ai', 'tools']],
+  ['ai call (result)', ['ai', 'call', 'mcp_db_peek']],
+  ['ai call (server error)', ['ai', 'call', 'mcp_db_broken']],
+  ['ai call (unknown tool)', ['ai', 'call', `nope${EVIL}`]],
+  ['ai call read_skill_file', ['ai', 'call', 'read_skill_file', '--args', JSON.stringify({ name: 'notes', path: 'references/guide.md' })]],
+  ['ai call (refused)', ['ai', 'call', 'mcp_db_wipe', '--args', JSON.stringify({ why: EVIL })]],
+  ['init', ['init', `new${EVIL}`]],
+  ['template', ['template', 'hello-world', '-o', `t${EVIL}.oxoflow`]],
+  ['unknown command', [`nope${EVIL}`]],
+];
+
+describe.concurrent('no raw control, C1 or bidi character reaches a terminal', () => {
+  it.each(commands)('%s', async (_label, args) => {
+    const r = await runCliAsync(args, { cwd: project, env: env() });
+    const shown = r.stdout + r.stderr;
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.match(RAW), shown).toBeNull();
+  });
+
+  it('hostile text is shown as visible escapes, not dropped', async () => {
+    const r = await runCliAsync(['dry-run'], { cwd: project, env: env() });
+    expect(r.stderr).toContain('wf\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202eevil\\u2066');
+  });
+
+  it('with colour on, our colour sequences are the only escapes (a title cannot restyle or rewrite the gate column)', async () => {
+    const r = await runCliAsync(['ai', 'tools'], { cwd: project, env: { ...env(), NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(r.stderr).toMatch(SGR);
+    expect(r.stderr.replace(SGR, '').match(RAW)).toBeNull();
+    const wipe = r.stderr.split('\n').find((l) => l.includes('mcp_db_wipe'))!;
+    expect(wipe.replace(SGR, '')).toContain('needs approval');
+    expect(wipe).not.toContain('runs freely');
+  });
+
+  it('JSON keeps the exact text', async () => {
+    const r = await runCliAsync(['--json', 'dry-run'], { cwd: project, env: env() });
+    const doc = JSON.parse(r.stdout) as { name: string };
+    expect(doc.name).toBe(`wf${EVIL}`);
+  });
+});
