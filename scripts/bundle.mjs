@@ -12,8 +12,8 @@
 //   alone. The core requires it when --ai asks for skills (or when one of those commands reaches the
 //   core anyway). Modules both need are copied into each; they hold no state that must be shared.
 //
-// Packages that only some commands need stay outside both and load on demand, except gray-matter
-// and its YAML parser: dozens of small files, cheaper to load as part of the second bundle.
+// Packages that only some commands need stay outside both and load on demand, except js-yaml (the
+// SKILL.md front matter parser): dozens of small files, cheaper to load as part of the second bundle.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,7 +110,7 @@ const common = {
   minifyIdentifiers: !process.env.OXO_PROFILE_NAMES,
   legalComments: 'none',
   // Loaded on demand: zod on the loader's error path, the AI layer's HTTP stack, the approval
-  // prompt, colour. (gray-matter is bundled into the second bundle, which alone uses it.)
+  // prompt, colour. (js-yaml is bundled into the second bundle, which alone uses it.)
   external: ['zod', 'undici', 'eventsource-parser', 'prompts', 'chalk'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when

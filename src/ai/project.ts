@@ -1,13 +1,14 @@
 // The project an AI command works in, and its `.oxo-flow/ai.toml` (`[ai]` table: activation lists,
 // extra skill paths, provider and model; never a key).
 import { realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
 import { isPlainRecord, isStringArray, lineOfKey, typeName } from './skills/field-checks.js';
 import { nearestName } from '../diagnostics/nearest-name.js';
-import { decodeSkillText, readFileSafely } from './skills/safe-read.js';
+import { decodeText, readFileSafely } from '../fs/safe-read.js';
 
 const AI_KEYS = ['enabled', 'skills', 'skill_paths', 'provider', 'model', 'base_url', 'max_rounds', ...AI_COMMANDS] as const;
 const SECRET_KEYS = /^(api[_-]?key|key|token|secret|password|authorization)$/i;
@@ -18,7 +19,7 @@ export interface ProjectAiConfig {
   file: string;
   exists: boolean;
   table: AiTable;
-  /** `skill_paths`, resolved against the project directory. */
+  /** `skill_paths`, resolved against the project directory, `~` expanded (globs are expanded by discovery). */
   skillPaths: string[];
   baseUrl?: string;
   diagnostics: Diagnostic[];
@@ -49,7 +50,7 @@ export function readProjectAiConfig(projectDir: string): ProjectAiConfig {
     if (read.reason === 'missing') return empty;
     return { ...empty, exists: true, diagnostics: [diagnostic('SK044', `cannot read ${file}: ${read.detail}`, { file })] };
   }
-  const decoded = decodeSkillText(read.bytes);
+  const decoded = decodeText(read.bytes);
   if (!decoded.ok) return { ...empty, exists: true, diagnostics: [diagnostic('SK044', `${file} is not valid UTF-8 (byte ${decoded.offset})`, { file })] };
   return parseAiToml(decoded.text, file, projectDir);
 }
@@ -101,7 +102,7 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
         out.table.skills = names(key, value);
         break;
       case 'skill_paths':
-        out.skillPaths = names(key, value).map((p) => path.resolve(projectDir, p));
+        out.skillPaths = names(key, value).map((p) => path.resolve(projectDir, expandHome(p)));
         break;
       case 'provider': {
         const v = text1(key, value);
@@ -131,6 +132,13 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
     }
   }
   return out;
+}
+
+/** `~` and `~/...` mean the home folder (as in a shell); `~user` is not expanded. */
+function expandHome(p: string): string {
+  if (p === '~') return os.homedir();
+  if (p.startsWith('~/') || p.startsWith(`~${path.sep}`)) return path.join(os.homedir(), p.slice(2));
+  return p;
 }
 
 function readCommandTable(command: string, value: unknown, out: ProjectAiConfig, at: (key: string) => { file: string; line: number; column: number }): void {

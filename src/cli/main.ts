@@ -217,7 +217,12 @@ function registerAi(program: Command, action: Action): void {
         (await import('./commands/ai-skills.js')).skillsShow({ name: name as string, ...opts }, ctx),
       ),
     );
-  projectOption(skills.command('validate').argument('[path]', 'a skill file, a skill directory, or a skills directory'))
+  projectOption(
+    skills
+      .command('validate')
+      .argument('[path]', 'a skill file, a skill directory, or a skills directory')
+      .option('--strict', 'fail on warnings too (e.g. a name that differs from its folder)'),
+  )
     .description('validate skills and exit 1 on any invalid one')
     .action(
       action('ai skills validate', ([p], opts) => async (ctx) =>

@@ -67,10 +67,14 @@ describe('ai skills validate', () => {
     writeToml(t.userSkills, 'good', tomlSkill('good'));
     const bad = writeMd(t.userSkills, 'bad-md', '---\nname: other\ndescription: x\n---\nbody\n');
     expect(runCli(['ai', 'skills', 'validate', path.join(t.userSkills, 'good.skill.toml')], { env }).code).toBe(0);
+    // A name that differs from its folder loads under the declared name with a warning; --strict fails on it.
     const r = runCliJson(['ai', 'skills', 'validate', path.dirname(bad)], { env });
-    expect(r.code).toBe(1);
-    expect((r.json as any).skills.map((s: any) => s.name)).toEqual(['bad-md']);
+    expect(r.code).toBe(0);
+    expect((r.json as any).skills.map((s: any) => [s.name, s.folder_name, s.status])).toEqual([['other', 'bad-md', 'ok']]);
     expect((r.json as any).diagnostics.map((d: any) => d.code)).toEqual(['SK002']);
+    const strict = runCliJson(['ai', 'skills', 'validate', '--strict', path.dirname(bad)], { env });
+    expect(strict.code).toBe(1);
+    expect((strict.json as any).strict).toBe(true);
   });
 
   it('a path that is not a skill is a usage error', () => {

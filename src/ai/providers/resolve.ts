@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { decodeSkillText, readFileSafely } from '../skills/safe-read.js';
+import { decodeText, readFileSafely } from '../../fs/safe-read.js';
 
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'scripted', 'disabled'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -178,7 +178,7 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
     diagnostics.push(diagnostic('PV002', `cannot read ${file}: ${read.detail}`, { file }));
     return { found: true };
   }
-  const decoded = decodeSkillText(read.bytes);
+  const decoded = decodeText(read.bytes);
   let raw: unknown;
   try {
     if (!decoded.ok) throw new Error(`invalid UTF-8 at byte ${decoded.offset}`);

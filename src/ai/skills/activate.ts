@@ -2,7 +2,7 @@
 // Every listed name that cannot be activated gives exactly one warning with what to do.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { nearestName } from '../../diagnostics/nearest-name.js';
-import { SCOPES } from './discover.js';
+import { loadSkillBody, SCOPES } from './discover.js';
 import type { Discovery, Skill, SkillScope } from './types.js';
 
 /** An `[ai]` table's activation lists: `skills` and `[ai.<command>] skills`. */
@@ -69,7 +69,8 @@ export function lookupSkill(discovery: Discovery, requested: string): Lookup {
     };
   }
   const skill = inScope[0]!;
-  if (skill.status === 'ok' || skill.status === 'shadowed') return { found: true, skill };
+  // A found skill's body is read now (discovery read only its front matter); a body that cannot be used makes it unusable.
+  if ((skill.status === 'ok' || skill.status === 'shadowed') && loadSkillBody(skill)) return { found: true, skill };
   const why = skill.findings.find((f) => f.severity === 'error' || f.code === 'SK020') ?? skill.findings[0];
   const others = all.filter((s) => s !== skill && (s.status === 'ok' || s.status === 'shadowed')).map((s) => `${s.scope}/${s.name}`);
   return {
@@ -83,9 +84,17 @@ export function lookupSkill(discovery: Discovery, requested: string): Lookup {
 
 function notFound(discovery: Discovery, requested: string, name: string, scope: SkillScope | undefined): Lookup {
   const pool = discovery.skills.filter((s) => scope === undefined || s.scope === scope).map((s) => s.name);
+  // A community skill is often named differently from its folder (`alignment-sorting/` holds `bio-alignment-sorting`).
+  const inFolder = discovery.skills.find((s) => s.folderName === name && (scope === undefined || s.scope === scope));
   const near = nearestName(name, new Set(pool));
   const elsewhere = scope ? discovery.skills.filter((s) => s.name === name).map((s) => `${s.scope}/${s.name}`) : [];
-  const suggestion = near ? `did you mean "${scope ? `${scope}/` : ''}${near}"?` : elsewhere.length > 0 ? `it exists as ${elsewhere.join(', ')}` : '';
+  const suggestion = inFolder
+    ? `the skill in folder ${name} is named "${inFolder.name}"; list it by that name`
+    : near
+      ? `did you mean "${scope ? `${scope}/` : ''}${near}"?`
+      : elsewhere.length > 0
+        ? `it exists as ${elsewhere.join(', ')}`
+        : '';
   return {
     found: false,
     reason: 'not-found',

@@ -7,8 +7,12 @@ export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
 
-/** Findings for a skill name that must equal `expected` (the file stem or directory name). */
-/** `where` is a function: locating a key costs a scan, paid only when there is a finding. */
+/**
+ * Findings for a skill name that should equal `expected` (the file stem or directory name). A
+ * difference is a warning (SK002): community collections often name a skill `bio-x` in a folder `x`,
+ * and the skill loads under its declared name. `where` is a function: locating a key costs a scan,
+ * paid only when there is a finding.
+ */
 export function checkName(name: unknown, expected: string, where: () => Location, what: string): Diagnostic[] {
   if (name === undefined || name === null) return [diagnostic('SK003', 'missing required field `name`', where())];
   if (typeof name !== 'string') return [diagnostic('SK004', `\`name\` must be a string, found ${typeName(name)}`, where())];

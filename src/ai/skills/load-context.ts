@@ -6,7 +6,7 @@ import { packageRoot } from '../../package-root.js';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AiTable } from '../../workflow/model.js';
 import { readProjectAiConfig, resolveProjectDir, type ProjectAiConfig } from '../project.js';
-import { activateSkills, type Activation } from './activate.js';
+import { activateSkills, requestedNames, type Activation, type ActivationRequest } from './activate.js';
 import { discoverSkills } from './discover.js';
 import type { Discovery } from './types.js';
 
@@ -66,14 +66,16 @@ export async function loadSkillContext(input: SkillContextInput): Promise<SkillC
     if (read.ai) workflowAi = read.ai;
     diagnostics.push(...read.diagnostics);
   }
-  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths });
-  diagnostics.push(...discovery.diagnostics);
-  const activation = activateSkills(discovery, {
+  const request: ActivationRequest = {
     ...(projectConfig.exists ? { project: { ...projectConfig.table, file: projectConfig.file } } : {}),
     ...(workflowAi ? { workflow: { ...workflowAi, file: workflowPath } } : {}),
     flags: input.skillFlags ?? [],
     ...(input.command !== undefined ? { command: input.command } : {}),
-  });
+  };
+  const wanted = requestedNames(request).map((r) => r.name);
+  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths, wanted });
+  diagnostics.push(...discovery.diagnostics);
+  const activation = activateSkills(discovery, request);
   const out: SkillContext = { projectDir, homeDir, builtinDir, projectConfig, discovery, activation, diagnostics };
   if (workflowPath) out.workflowPath = workflowPath;
   if (workflowAi) out.workflowAi = workflowAi;

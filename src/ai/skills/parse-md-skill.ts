@@ -1,16 +1,16 @@
 // `<name>/SKILL.md` (Agent Skills convention): YAML front matter, then the markdown body as prompt text.
-// Front matter is split by our own strict rules first (opening line exactly `---`, closing line
-// exactly `---`), so gray-matter only ever sees a plain YAML block; its JavaScript and other engines
-// are replaced by ones that refuse, and YAML is read with js-yaml's FAILSAFE schema (every scalar
-// a string, no tags that build objects, nothing that runs code).
-import matter from 'gray-matter';
+// Front matter is split by our own strict rules (opening line exactly `---`, closing line exactly
+// `---`), so discovery can read a file's first few KiB and stop at the closing line (progressive
+// disclosure: name and description first, the body only when the skill is activated). YAML is read
+// with js-yaml's FAILSAFE schema: every scalar a string, no tags that build objects, nothing that runs
+// code. (gray-matter was used here once, only to hand the block to js-yaml; it is gone.)
 import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfKey, typeName, unknownKeyFinding } from './field-checks.js';
 import { normalisePromptText } from './prompt-text.js';
 import type { ParsedSkill } from './types.js';
 
-/** Agent Skills' six fields, plus the optional fields of this project (version, domains, author, built-in metadata). */
+/** Agent Skills' six fields, plus the optional fields of this project (version, domains, author; domain and primary_tool for compatibility). */
 export const MD_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'version', 'domains', 'domain', 'author', 'primary_tool'] as const;
 
 const COMPATIBILITY_MAX = 500;
@@ -20,17 +20,36 @@ interface YamlError extends Error {
   mark?: { line: number; column: number };
 }
 
-const refuse = (language: string) => () => {
-  throw new Error(`front matter language "${language}" is refused: only YAML is read`);
-};
-// gray-matter's type says object; a scalar or empty document is caught by isPlainRecord below.
-const ENGINES: Record<string, { parse: (text: string) => object }> = {
-  yaml: { parse: (text: string) => yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA }) as object },
-};
-for (const name of ['js', 'javascript', 'json', 'coffee', 'coffeescript', 'cson', 'toml']) ENGINES[name] = { parse: refuse(name) };
+const DASH = 0x2d;
+const LF = 0x0a;
 
-/** Parse and validate SKILL.md text (decoded, BOM removed, LF newlines). `dirName` is its directory's name. */
-export function parseMdSkill(text: string, file: string, dirName: string): ParsedSkill {
+/**
+ * How far into `bytes` (the start of a SKILL.md file) the front matter reaches: the offset just past
+ * the closing line's newline; 'none' when the file does not open with `---` (nothing more is needed
+ * to report that); undefined when the closing line has not been read yet.
+ */
+export function frontMatterExtent(bytes: Uint8Array): number | 'none' | undefined {
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (let i = 0; i < 3; i++) {
+    if (start + i >= bytes.length) return undefined;
+    if (bytes[start + i] !== DASH) return 'none';
+  }
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const firstEnd = buf.indexOf(LF, start);
+  if (firstEnd === -1) return undefined;
+  // A line after the first that starts with `---` closes the front matter (parseMdSkill checks it is exactly `---`).
+  const close = buf.indexOf('\n---', firstEnd);
+  if (close === -1) return undefined;
+  const end = buf.indexOf(LF, close + 4);
+  return end === -1 ? undefined : end + 1;
+}
+
+/**
+ * Parse and validate SKILL.md text (decoded, BOM removed, LF newlines). `dirName` is its directory's
+ * name. With `withBody` false the text may stop after the front matter and no prompt is set: the
+ * body is read later, only for a skill that is activated.
+ */
+export function parseMdSkill(text: string, file: string, dirName: string, withBody = true): ParsedSkill {
   const findings: Diagnostic[] = [];
   const fail = (d: Diagnostic): ParsedSkill => ({ type: 'knowledge', domains: [], findings: [...findings, d] });
   const lines = text.split('\n');
@@ -47,27 +66,25 @@ export function parseMdSkill(text: string, file: string, dirName: string): Parse
   if (lines[close]!.trimEnd() !== '---')
     return fail(diagnostic('SK008', `front matter must be closed by a line that is exactly \`---\`, found \`${lines[close]!.trim()}\``, { file, line: close + 1, column: 1 }));
 
-  // gray-matter sees the front matter block alone (the body can be long and it would copy it); the
-  // body is everything after the closing line.
-  const body = lines.slice(close + 1).join('\n');
+  const block = lines.slice(1, close).join('\n');
   let data: unknown;
   try {
-    data = matter(lines.slice(0, close + 1).join('\n'), { language: 'yaml', engines: ENGINES }).data;
+    data = yaml.load(block, { schema: yaml.FAILSAFE_SCHEMA });
   } catch (err) {
     const e = err as YamlError;
-    if (e.mark) {
-      // js-yaml counts from the newline after the opening `---`, so its 0-based line is the file's 1-based line.
-      return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.reason ?? e.message.split('\n')[0]}`, { file, line: e.mark.line + 1, column: e.mark.column + 1 }));
-    }
-    return fail(diagnostic('SK010', `front matter refused: ${e.message}`, { file, line: 1, column: 1 }));
+    // js-yaml's 0-based line in the block is the file's 0-based line minus one (the opening `---`).
+    if (e.mark) return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.reason ?? e.message.split('\n')[0]}`, { file, line: e.mark.line + 2, column: e.mark.column + 1 }));
+    return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.message.split('\n')[0]}`, { file, line: 2, column: 1 }));
   }
+  if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
 
-  const at = (key: string) => ({ file, line: lineOfKey(lines.slice(0, close).join('\n'), key, 'yaml') ?? 2, column: 1 });
+  const at = (key: string) => ({ file, line: (lineOfKey(block, key, 'yaml') ?? 1) + 1, column: 1 });
   findings.push(...checkName(data.name, dirName, () => at('name'), 'directory name'));
   findings.push(...checkDescription(data.description, () => at('description')));
 
   const parsed: ParsedSkill = { type: 'knowledge', domains: [], findings };
+  if (typeof data.name === 'string') parsed.declaredName = data.name;
   if (typeof data.description === 'string') parsed.description = data.description;
   const optionalString = (key: string): string | undefined => {
     const v = data[key];
@@ -84,31 +101,39 @@ export function parseMdSkill(text: string, file: string, dirName: string): Parse
   if (license !== undefined) parsed.license = license;
   const allowedTools = optionalString('allowed-tools');
   if (allowedTools !== undefined) parsed.allowedTools = allowedTools;
-  const primaryTool = optionalString('primary_tool');
-  if (primaryTool !== undefined) parsed.primaryTool = primaryTool;
   const compatibility = optionalString('compatibility');
   if (compatibility !== undefined) {
     if (compatibility.length === 0 || compatibility.length > COMPATIBILITY_MAX)
       findings.push(diagnostic('SK005', `\`compatibility\` is ${compatibility.length} characters long (1 to ${COMPATIBILITY_MAX})`, at('compatibility')));
     else parsed.compatibility = compatibility;
   }
-  if (data.metadata !== undefined && data.metadata !== null) {
-    if (isPlainRecord(data.metadata) && Object.values(data.metadata).every((v) => typeof v === 'string')) parsed.metadata = data.metadata as Record<string, string>;
-    else findings.push(diagnostic('SK004', '`metadata` must be a mapping of strings to strings', at('metadata')));
-  }
   const domains: string[] = [];
-  for (const key of ['domain', 'domains'] as const) {
-    const v = data[key];
-    if (v === undefined || v === null) continue;
+  const addDomains = (key: string, v: unknown) => {
+    if (v === undefined || v === null) return;
     if (typeof v === 'string') domains.push(...v.split(/[,\s]+/).filter(Boolean));
     else if (isStringArray(v)) domains.push(...v);
-    else findings.push(diagnostic('SK004', `\`${key}\` must be a string or a list of strings, found ${typeName(v)}`, at(key)));
+    else findings.push(diagnostic('SK004', `\`${key}\` must be a string or a list of strings, found ${typeName(v)}`, at(key.split('.')[0]!)));
+  };
+  // Agent Skills keeps client-specific fields under `metadata` (a map of strings): ours are `domain`,
+  // `primary_tool` and `tool_type`. The top-level `domain`/`primary_tool` of older skills still count.
+  let primaryTool = optionalString('primary_tool');
+  if (data.metadata !== undefined && data.metadata !== null) {
+    const meta = data.metadata;
+    if (isPlainRecord(meta) && Object.entries(meta).every(([k, v]) => typeof v === 'string' || (k === 'domain' && isStringArray(v)))) {
+      parsed.metadata = Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v as string)]));
+      addDomains('metadata.domain', meta.domain);
+      if (typeof meta.primary_tool === 'string') primaryTool = meta.primary_tool;
+    } else findings.push(diagnostic('SK004', '`metadata` must be a mapping of strings to strings', at('metadata')));
   }
+  if (primaryTool !== undefined) parsed.primaryTool = primaryTool;
+  addDomains('domain', data.domain);
+  addDomains('domains', data.domains);
   parsed.domains = [...new Set(domains)];
   for (const key of Object.keys(data)) {
     if (!(MD_KEYS as readonly string[]).includes(key)) findings.push(unknownKeyFinding(key, MD_KEYS, at(key), 'the front matter'));
   }
-  const prompt = normalisePromptText(body);
+  if (!withBody) return parsed;
+  const prompt = normalisePromptText(lines.slice(close + 1).join('\n'));
   if (prompt) parsed.prompt = prompt;
   else findings.push(diagnostic('SK022', 'SKILL.md has no body: activating it adds nothing', { file, line: close + 1, column: 1 }));
   return parsed;

@@ -72,6 +72,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
   }
 
   const parsed: ParsedSkill = { domains: [...new Set(domains)], findings };
+  if (typeof doc.name === 'string') parsed.declaredName = doc.name;
   if (type) parsed.type = type;
   if (typeof doc.description === 'string') parsed.description = doc.description;
   if (typeof version === 'string') parsed.version = version;

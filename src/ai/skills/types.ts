@@ -5,6 +5,7 @@ export type SkillScope = 'project' | 'user' | 'builtin';
 export type SkillFormat = 'toml' | 'md';
 export type SkillType = 'knowledge' | 'tool';
 export type SkillStatus = 'ok' | 'invalid' | 'oversize' | 'shadowed' | 'ambiguous' | 'excluded';
+export const SKILL_STATUSES: readonly SkillStatus[] = ['ok', 'invalid', 'oversize', 'shadowed', 'ambiguous', 'excluded'];
 
 /** The `[mcp]` table of a tool skill, with its server URL from `requires`. Header values are raw (`${ENV}` unexpanded). */
 export interface McpSettings {
@@ -26,6 +27,8 @@ export interface Skill {
   status: SkillStatus;
   /** Why the status is not ok, and warnings (unknown keys) for ok skills. */
   findings: Diagnostic[];
+  /** The directory name (SKILL.md) or file stem (TOML) when it differs from the declared name. */
+  folderName?: string;
   /** The .skill.toml file or the SKILL.md file. */
   path: string;
   /** Directory that holds the skill's files (for SKILL.md: its own directory; for TOML: the skills directory). */
@@ -34,7 +37,10 @@ export interface Skill {
   version?: string;
   author?: string;
   domains: string[];
-  /** Normalised prompt text (LF, invisible characters stripped); absent unless status is ok. */
+  /**
+   * Normalised prompt text (LF, invisible characters stripped). A SKILL.md body is read only when the
+   * skill is activated or shown (loadSkillBody); a TOML skill's prompt_additions come with its file.
+   */
   prompt?: string;
   mcp?: McpSettings;
   /** Size of the skill file in bytes (as read; for oversize files, as reported by the file system). */
@@ -52,7 +58,10 @@ export interface Skill {
 }
 
 /** The fields a format parser extracts from one file, before scope and status are decided. */
-export type ParsedSkill = Omit<Skill, 'name' | 'scope' | 'format' | 'status' | 'path' | 'dir' | 'sizeBytes'>;
+export type ParsedSkill = Omit<Skill, 'name' | 'scope' | 'format' | 'status' | 'path' | 'dir' | 'sizeBytes' | 'folderName'> & {
+  /** The `name` field as written, when it is a string (the skill loads under it when it is a valid name). */
+  declaredName?: string;
+};
 
 /** Result of one discovery pass: every skill found (whatever its status) and problems not tied to one skill. */
 export interface Discovery {

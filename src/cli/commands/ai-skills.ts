@@ -5,6 +5,7 @@ import { compareText, diagnostic, type Diagnostic } from '../../diagnostics/diag
 import { resolveProjectDir } from '../../ai/project.js';
 import {
   discoverInRoots,
+  loadSkillBody,
   loadSkillContext,
   lookupSkill,
   nameProblem,
@@ -40,6 +41,8 @@ export function skillJson(skill: Skill, active: boolean): Record<string, unknown
     path: skill.path,
     dir: skill.dir,
     size_bytes: skill.sizeBytes ?? null,
+    ...(skill.folderName !== undefined ? { folder_name: skill.folderName } : {}),
+    // Known once the whole file was read (TOML skills; SKILL.md skills that were activated, shown or validated).
     sha256: skillSha256(skill) ?? null,
     ...(skill.mcp ? { mcp: { url: maskUrl(skill.mcp.url), header_names: Object.keys(skill.mcp.headers), trust_annotations: skill.mcp.trustAnnotations } } : {}),
     findings: skill.findings,
@@ -116,7 +119,7 @@ export async function skillsShow(opts: ProjectOpts & { name: string }, ctx: CliC
       diagnostics: [diagnostic(code, found.message, { ...where, hint: found.hint, severity: 'error' }), ...(found.skill?.findings ?? [])],
     };
   }
-  const skill = found.skill;
+  const skill = found.skill; // lookupSkill has read its body
   const block = skillPromptBlock(skill);
   return {
     outcome: 'ok',
@@ -149,7 +152,7 @@ function validationTarget(given: string): { roots: { scope: SkillScope; dir: str
   return { roots: [{ scope: 'project', dir: target }] };
 }
 
-export async function skillsValidate(opts: ProjectOpts & { path?: string }, ctx: CliContext): Promise<CommandResult> {
+export async function skillsValidate(opts: ProjectOpts & { path?: string; strict?: boolean }, ctx: CliContext): Promise<CommandResult> {
   let skills: Skill[];
   const diagnostics: Diagnostic[] = [];
   if (opts.path !== undefined) {
@@ -171,18 +174,23 @@ export async function skillsValidate(opts: ProjectOpts & { path?: string }, ctx:
     diagnostics.push(...sc.diagnostics);
     skills = sc.discovery.skills.filter((s) => s.scope !== 'builtin');
   }
+  // Validation reads each usable skill's body too (discovery reads only front matter).
+  for (const s of skills) loadSkillBody(s);
   for (const s of skills) diagnostics.push(...s.findings.filter((f) => f.code !== 'SK018'));
   const bad = skills.filter((s) => s.status !== 'ok' && s.status !== 'shadowed');
   const counts: Record<string, number> = {};
   for (const s of skills) counts[s.status] = (counts[s.status] ?? 0) + 1;
-  const failed = bad.length > 0 || diagnostics.some((d) => d.severity === 'error');
+  const strict = Boolean(opts.strict);
+  const failed = bad.length > 0 || diagnostics.some((d) => d.severity === 'error' || (strict && d.severity === 'warning'));
   return {
     outcome: failed ? 'failed' : 'ok',
-    json: () => ({ skills: skills.map((s) => skillJson(s, false)), statuses: counts }),
+    json: () => ({ strict, skills: skills.map((s) => skillJson(s, false)), statuses: counts }),
     diagnostics,
     human: () => {
       const summary = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
-      return skills.length === 0 ? 'no skills found' : `${skills.length} skill${skills.length === 1 ? '' : 's'} checked: ${summary}`;
+      const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+      const why = strict && bad.length === 0 && warnings > 0 ? ` (--strict fails on ${warnings} warning${warnings === 1 ? '' : 's'})` : '';
+      return skills.length === 0 ? 'no skills found' : `${skills.length} skill${skills.length === 1 ? '' : 's'} checked: ${summary}${why}`;
     },
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { resolveProjectProvider } from '../../ai/project-provider.js';
 import type { ResolvedProvider } from '../../ai/providers/resolve.js';
-import { loadSkillContext, skillAlias, skillSha256, type SkillContext } from '../../ai/skills/index.js';
+import { loadSkillContext, skillAlias, skillSha256, statusCounts, type Skill, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
@@ -44,6 +44,8 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
   });
   noteSkillSecrets(sc.discovery.skills, ctx);
   diagnostics.push(...sc.diagnostics, ...sc.activation.warnings);
+  const unusable = unusableSummary(sc.discovery.skills);
+  if (unusable) diagnostics.push(unusable);
   const provider = resolveProjectProvider(sc, ctx.env);
   diagnostics.push(...provider.diagnostics);
   const checks = opts.check ? await checkServers(sc, ctx, diagnostics) : undefined;
@@ -59,6 +61,24 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
     diagnostics,
     human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks),
   };
+}
+
+/** Statuses that leave a skill unusable (shadowed is usable by its alias). */
+const UNUSABLE = ['invalid', 'oversize', 'excluded', 'ambiguous'] as const;
+
+/**
+ * One warning that counts every project and user skill that cannot be used, per status, so a large
+ * collection with a few broken skills is visible in `counts` without a line per skill (the table and
+ * `ai skills validate` give the reasons). Built-in skills are the package's own and are left out.
+ */
+function unusableSummary(skills: readonly Skill[]): Diagnostic | undefined {
+  const counts = statusCounts(skills.filter((s) => s.scope !== 'builtin'));
+  const parts = UNUSABLE.filter((st) => counts[st] > 0).map((st) => `${counts[st]} ${st}`);
+  if (parts.length === 0) return undefined;
+  const total = UNUSABLE.reduce((n, st) => n + counts[st], 0);
+  return diagnostic('SK062', `${total} of ${skills.filter((s) => s.scope !== 'builtin').length} project and user skills cannot be used: ${parts.join(', ')}`, {
+    hint: 'run `oxo-flow ai skills validate` to see every finding; a skill you do not list is never activated, so these only matter if you want them',
+  });
 }
 
 type ServerChecks = Map<string, ServerStatus>;
@@ -132,6 +152,8 @@ function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, 
       skill_roots: sc.discovery.roots,
     },
     skills: sc.discovery.skills.map((s) => skillJson(s, active.has(s))),
+    // Every discovered skill by status (built-ins included), so nothing cut or broken goes uncounted.
+    skill_counts: { total: sc.discovery.skills.length, ...statusCounts(sc.discovery.skills), by_scope: countsByScope(sc.discovery.skills) },
     builtin: { count: builtins.length, ok: builtins.filter((s) => s.status === 'ok').length, listed: all },
     activation: {
       sources: sc.activation.sources,
@@ -143,6 +165,12 @@ function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, 
   };
 }
 
+function countsByScope(skills: readonly Skill[]): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const scope of ['project', 'user', 'builtin'] as const) out[scope] = statusCounts(skills.filter((s) => s.scope === scope));
+  return out;
+}
+
 function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string, checks?: ServerChecks): string {
   const rel = (p: string) => (path.relative(cwd, p) || '.').replace(/^(?!\.\.|\/)/, '');
   const active = new Set(sc.activation.active);
@@ -150,7 +178,12 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
   const listed = all ? sc.discovery.skills : sc.discovery.skills.filter((s) => s.scope !== 'builtin');
   const out: string[] = [style.bold('AI status'), ''];
   out.push(`${style.bold('Skills')} ${style.dim(`(project ${rel(sc.projectDir)}, user ${sc.homeDir}/skills)`)}`);
-  if (listed.length > 0) out.push(renderSkillTable(listed, active, style));
+  if (listed.length > 0) {
+    out.push(renderSkillTable(listed, active, style));
+    const counts = statusCounts(listed);
+    const parts = Object.entries(counts).filter(([, n]) => n > 0).map(([st, n]) => `${n} ${st}`);
+    out.push(style.dim(`  ${listed.length} skill${listed.length === 1 ? '' : 's'}: ${parts.join(', ')}`));
+  }
   else out.push(`  no user or project skills: add <name>.skill.toml or <name>/SKILL.md to ${path.join(rel(sc.projectDir), '.oxo-flow', 'skills')} or ${path.join(sc.homeDir, 'skills')} (\`oxo-flow ai skills new NAME\`)`);
   if (!all && builtins.length > 0) {
     const activeBuiltins = builtins.filter((s) => active.has(s)).map((s) => s.name);

@@ -9,7 +9,7 @@ const doc = 'docs/skills.md';
 export const skillCodes = {
   // --- one skill file ---
   SK001: { severity: 'error', title: 'skill name is not valid', hint: 'use lower-case letters and digits in words joined by single hyphens, at most 64 characters (e.g. qc-expert)', doc },
-  SK002: { severity: 'error', title: 'skill name does not match its file or directory name', hint: 'rename the file (<name>.skill.toml) or directory (<name>/SKILL.md), or fix `name`', doc },
+  SK002: { severity: 'warning', title: 'skill name does not match its file or directory name (it loads under its declared name)', hint: 'rename the file (<name>.skill.toml) or directory (<name>/SKILL.md) to match `name`; `ai skills validate --strict` fails until they match', doc },
   SK003: { severity: 'error', title: 'required skill field is missing', doc },
   SK004: { severity: 'error', title: 'skill field has the wrong type', doc },
   SK005: { severity: 'error', title: 'skill field length is out of range', doc },
@@ -27,8 +27,8 @@ export const skillCodes = {
   SK017: { severity: 'error', title: 'skill_type must be "knowledge" or "tool"', doc },
   SK018: { severity: 'info', title: 'skill is shadowed by a skill of the same name in a higher-precedence scope', hint: 'activate it with its qualified alias (user/NAME or builtin/NAME)', doc },
   SK019: { severity: 'warning', title: 'two skills with the same name in one scope (ambiguous)', hint: 'keep one: rename or remove the other file', doc },
-  SK020: { severity: 'warning', title: 'skill excluded: discovery cap reached (500 skills or 2 MiB of skill content)', hint: 'remove unused skills from the skills directories', doc },
-  SK021: { severity: 'warning', title: 'skills directory has too many entries; the rest were not scanned', hint: 'keep skills directories small (at most 2,000 entries)', doc },
+  SK020: { severity: 'warning', title: 'skill excluded: its front matter is longer than discovery reads (16 KiB)', hint: 'keep the front matter short (name, description, a few fields); put the rest in the body', doc },
+  SK021: { severity: 'warning', title: 'skills directory has too many entries; the rest were not scanned', hint: 'split the collection into folders of at most 10,000 entries and list them in `skill_paths` (a glob such as "vendor/skills/*" covers them all); a skill listed by name is still found', doc },
   SK022: { severity: 'warning', title: 'knowledge skill has no prompt text', hint: 'add prompt_additions (TOML) or a markdown body (SKILL.md)', doc },
   SK023: { severity: 'error', title: 'skills directory cannot be read', doc },
   SK024: { severity: 'warning', title: 'skill file name has the wrong case and is not read', hint: 'name the file exactly SKILL.md', doc },
@@ -47,6 +47,10 @@ export const skillCodes = {
   SK046: { severity: 'warning', title: '`ai status --check` cannot check the provider: this build has no provider client yet', doc },
   // --- scaffolding ---
   SK050: { severity: 'error', title: 'skill path given to validate does not exist or is not a skill', doc },
+  // --- large collections ---
+  SK060: { severity: 'warning', title: 'a `skill_paths` entry matches no directory', hint: 'fix the path in .oxo-flow/ai.toml (relative to the project, `~` is your home folder, `*` matches one folder level)', doc },
+  SK061: { severity: 'info', title: 'SKILL.md files sit one folder deeper than skills are read', hint: 'skills are read as <skills dir>/<name>/SKILL.md; for a collection grouped by category add a glob to .oxo-flow/ai.toml, e.g. skill_paths = ["vendor/skills/*"]', doc },
+  SK062: { severity: 'warning', title: 'some discovered skills cannot be used (invalid, oversize, excluded or ambiguous)', hint: 'run `oxo-flow ai skills validate` to see every finding', doc },
   // --- provider resolution (status only, never the network) ---
   PV001: { severity: 'error', title: 'unknown AI provider', hint: 'use one of openai, anthropic, deepseek, ollama, scripted, disabled', doc },
   PV002: { severity: 'error', title: 'ai_config.json cannot be read or parsed', hint: 'fix the JSON (its fields are in docs/skills.md), or remove the file', doc },

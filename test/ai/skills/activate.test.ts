@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activateSkills, assembleSkillPrompt, discoverSkills, lookupSkill, readFileSafely, skillPromptBlock } from '../../../src/ai/skills/index.js';
+import { activateSkills, assembleSkillPrompt, discoverSkills, lookupSkill, skillPromptBlock } from '../../../src/ai/skills/index.js';
+import { readFileSafely } from '../../../src/fs/safe-read.js';
 import { makeSkillTree, mdSkill, tomlSkill, writeMd, writeToml, type SkillTree } from '../../helpers/skills-fixtures.js';
 
 let t: SkillTree;
@@ -128,7 +129,7 @@ describe('prompt assembly (golden)', () => {
 
 describe('bounded reads', () => {
   it('device files are refused without reading (/dev/zero never ends)', () => {
-    const r = readFileSafely('/dev/zero', '/dev');
+    const r = readFileSafely('/dev/zero', '/dev', 64 * 1024);
     expect(r).toMatchObject({ ok: false, reason: 'not-regular' });
   });
 });

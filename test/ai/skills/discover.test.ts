@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, ftruncateSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoverSkills, skillSha256, type Skill } from '../../../src/ai/skills/index.js';
+import { discoverSkills, loadSkillBody, skillSha256, type Skill } from '../../../src/ai/skills/index.js';
 import { makeSkillTree, mdSkill, tomlSkill, writeMd, writeToml, type SkillTree } from '../../helpers/skills-fixtures.js';
 
 let t: SkillTree;
@@ -18,6 +18,11 @@ const only = (skills: Skill[], name: string) => {
   return found[0]!;
 };
 const codes = (s: Skill) => s.findings.map((f) => f.code);
+/** The skill after its body is read (what activation does). */
+const loaded = (s: Skill) => {
+  loadSkillBody(s);
+  return s;
+};
 
 describe('formats and statuses', () => {
   it('ok: a TOML skill and a SKILL.md skill load with their fields and prompt text', () => {
@@ -30,7 +35,12 @@ describe('formats and statuses', () => {
     expect(skillSha256(qc)).toMatch(/^[0-9a-f]{64}$/);
     const md = only(d.skills, 'rnaseq-reviewer');
     expect(md).toMatchObject({ scope: 'project', format: 'md', type: 'knowledge', status: 'ok', version: '1.2.0' });
+    // Discovery reads the front matter only; the body comes when the skill is activated.
+    expect(md.prompt).toBeUndefined();
+    expect(skillSha256(md)).toBeUndefined();
+    expect(loadSkillBody(md)).toBe(true);
     expect(md.prompt).toBe('# Guidance\n\nCheck strandedness.');
+    expect(skillSha256(md)).toMatch(/^[0-9a-f]{64}$/);
     expect(md.dir).toBe(path.dirname(md.path));
   });
 
@@ -79,7 +89,7 @@ describe('formats and statuses', () => {
     ]);
     expect(skills[1]!.findings[0]).toMatchObject({ code: 'SK018' });
     expect(skills[1]!.findings[0]!.message).toContain('project/qc');
-    expect(skills[1]!.prompt).toBe('Guidance from qc.');
+    expect(loaded(skills[1]!).prompt).toBe('Guidance from qc.');
   });
 
   it('ambiguous: TOML and SKILL.md with one name in one scope', () => {
@@ -90,21 +100,19 @@ describe('formats and statuses', () => {
     expect(skills.every((s) => codes(s).includes('SK019') && s.prompt === undefined)).toBe(true);
   });
 
-  it('excluded: past 500 skills, the rest are listed without being read', () => {
-    for (let i = 0; i < 503; i++) writeToml(t.userSkills, `s${String(i).padStart(3, '0')}`, tomlSkill(`s${String(i).padStart(3, '0')}`));
-    const d = discover();
-    expect(d.skills).toHaveLength(503);
-    const excluded = d.skills.filter((s) => s.status === 'excluded');
-    expect(excluded.map((s) => s.name)).toEqual(['s500', 's501', 's502']);
-    expect(excluded.every((s) => codes(s).join() === 'SK020' && skillSha256(s) === undefined)).toBe(true);
+  it('excluded: a front matter that does not end within 16 KiB is not read further', () => {
+    writeMd(t.userSkills, 'long-head', `---\nname: long-head\ndescription: x\n${'# filler line\n'.repeat(2000)}---\nbody\n`);
+    const s = only(discover().skills, 'long-head');
+    expect(s.status).toBe('excluded');
+    expect(codes(s)).toEqual(['SK020']);
+    expect(loadSkillBody(s)).toBe(false);
   });
 
-  it('excluded: past 2 MiB of skill content', () => {
+  it('no budget shared between skills: 36 skills of 60 KiB (over 2 MiB in all) are all ok', () => {
     const body = 'x'.repeat(60 * 1024);
     for (let i = 0; i < 36; i++) writeMd(t.userSkills, `big-${String(i).padStart(2, '0')}`, mdSkill(`big-${String(i).padStart(2, '0')}`, body));
     const statuses = discover().skills.map((s) => s.status);
-    expect(statuses.filter((s) => s === 'ok')).toHaveLength(34);
-    expect(statuses.filter((s) => s === 'excluded')).toHaveLength(2);
+    expect(statuses.filter((s) => s === 'ok')).toHaveLength(36);
   });
 
   it('reads only <name>.skill.toml and <name>/SKILL.md one level down; skips dot entries', () => {
@@ -147,7 +155,7 @@ describe('validation codes', () => {
       write();
       const d = discover();
       expect(d.skills).toHaveLength(1);
-      const s = d.skills[0]!;
+      const s = loaded(d.skills[0]!);
       expect(codes(s)).toContain(code);
       const f = s.findings.find((x) => x.code === code)!;
       expect(f.file).toBe(s.path);
@@ -208,7 +216,10 @@ describe('nothing in a skill is executed; hostile files are handled', () => {
     symlinkSync(path.join(t.userSkills, 'real-one'), path.join(t.userSkills, 'alias-one'));
     const d = discover();
     expect(codes(only(d.skills, 'escape'))).toEqual(['SK013']);
-    expect(only(d.skills, 'alias-one').findings.map((f) => f.code)).toEqual(['SK002']); // followed, then name ≠ dir
+    // Followed: it loads under its declared name, so two skills in one scope claim real-one.
+    const alias = d.skills.find((s) => s.folderName === 'alias-one')!;
+    expect(alias.name).toBe('real-one');
+    expect(codes(alias)).toEqual(['SK002', 'SK019']);
   });
 
   it('a symlinked SKILL.md or TOML file pointing outside is refused', () => {
@@ -232,20 +243,26 @@ describe('nothing in a skill is executed; hostile files are handled', () => {
     expect(codes(only(d.skills, 'pipe2'))).toEqual(['SK012']);
   });
 
-  it('a directory of 5,000 entries is scanned up to its bound and reported', () => {
+  it('a directory of more than 10,000 entries is scanned up to its bound and reported; a listed skill is still found', () => {
     const dir = path.join(t.userSkills);
-    for (let i = 0; i < 5000; i++) writeFileSync(path.join(dir, `f${i}.txt`), '');
+    for (let i = 0; i < 10_001; i++) writeFileSync(path.join(dir, `f${i}.txt`), '');
     writeToml(dir, 'zz-last', tomlSkill('zz-last'));
+    writeMd(dir, 'zz-md', mdSkill('zz-md'));
     const d = discover();
     expect(d.diagnostics.map((x) => x.code)).toEqual(['SK021']);
-    expect(d.skills.length).toBeLessThanOrEqual(1);
+    expect(d.skills.length).toBeLessThanOrEqual(2);
+    const listed = discoverSkills({ projectDir: t.projectDir, homeDir: t.homeDir, builtinDir: t.builtinDir, wanted: ['zz-last', 'user/zz-md'] });
+    expect(listed.skills.map((s) => [s.name, s.status])).toEqual([
+      ['zz-last', 'ok'],
+      ['zz-md', 'ok'],
+    ]);
   });
 
   it('BOM and CRLF files load like plain ones', () => {
     writeMd(t.userSkills, 'crlf', Buffer.from('\ufeff---\r\nname: crlf\r\ndescription: CRLF skill\r\n---\r\nLine one.\r\nLine two.\r\n'));
     writeToml(t.userSkills, 'bom', '\ufeff' + tomlSkill('bom').replace(/\n/g, '\r\n'));
     const d = discover();
-    expect(only(d.skills, 'crlf')).toMatchObject({ status: 'ok', prompt: 'Line one.\nLine two.' });
+    expect(loaded(only(d.skills, 'crlf'))).toMatchObject({ status: 'ok', prompt: 'Line one.\nLine two.' });
     expect(only(d.skills, 'bom')).toMatchObject({ status: 'ok', prompt: 'Advice from bom.' });
   });
 

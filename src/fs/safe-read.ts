@@ -1,22 +1,30 @@
-// Reading untrusted files without hanging, over-reading or following links out of a root.
-// Only regular files are read (a FIFO would block, /dev/zero never ends); at most cap+1 bytes are
-// read so an oversize file is detected without loading it.
+// Reading untrusted files (skills, ai.toml, provider config) without hanging, over-reading or
+// following links out of a root. Only regular files are read (a FIFO would block, /dev/zero never
+// ends); at most cap+1 bytes are read so an oversize file is detected without loading it, and a caller
+// that needs only the start of a file (a skill's front matter) reads just that.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
-export const SKILL_FILE_CAP = 64 * 1024;
+let scratch = Buffer.allocUnsafe(64 * 1024 + 1);
 
-let scratch = Buffer.allocUnsafe(SKILL_FILE_CAP + 1);
-
-/** What the caller already knows from the directory listing. */
-export interface ReadHint {
+/** How a file is read, beyond its root and size cap. */
+export interface ReadOptions {
   /** The file sits in a directory reached through a symbolic link: its real path must be checked. */
   parentIsLink?: boolean;
+  /**
+   * Read only the start of the file: chunk by chunk, stopping as soon as `done` says the bytes so far
+   * are enough, and never past `max` bytes. The file's size (fstat) is still checked against the cap.
+   */
+  head?: { chunk: number; max: number; done: (bytes: Buffer) => boolean };
 }
 
 export type SafeRead =
-  | { ok: true; bytes: Buffer; size: number }
+  /** `size` is the file's size; `complete` says whether `bytes` holds all of it (false after a head read that stopped early). */
+  | { ok: true; bytes: Buffer; size: number; complete: boolean }
   | { ok: false; reason: 'missing' | 'not-regular' | 'escapes-root' | 'oversize' | 'io'; detail: string; size?: number };
+
+/** Every read, for tests that check what was read (set by the test; undefined in use). */
+export const readObserver: { onRead?: (file: string, bytesRead: number, complete: boolean) => void } = {};
 
 
 /** True when `target` (a real path) is `root` (a real path) or inside it. */
@@ -32,8 +40,8 @@ export function isInside(root: string, target: string): boolean {
  * open descriptor decides, so there is no window between a check and the read. Reads at most
  * `cap + 1` bytes; more means oversize.
  */
-export function readFileSafely(file: string, rootReal: string, cap: number = SKILL_FILE_CAP, hint: ReadHint = {}): SafeRead {
-  const opened = hint.parentIsLink ? openConfined(file, rootReal) : openNoFollow(file, file, rootReal);
+export function readFileSafely(file: string, rootReal: string, cap: number, options: ReadOptions = {}): SafeRead {
+  const opened = options.parentIsLink ? openConfined(file, rootReal) : openNoFollow(file, file, rootReal);
   if (typeof opened !== 'number') return opened;
   const fd = opened;
   try {
@@ -42,16 +50,25 @@ export function readFileSafely(file: string, rootReal: string, cap: number = SKI
     if (st.size > cap) return { ok: false, reason: 'oversize', detail: `${st.size} bytes`, size: st.size };
     // One scratch buffer for every read (discovery reads hundreds of files); the result is a copy.
     if (scratch.length < cap + 1) scratch = Buffer.allocUnsafe(cap + 1);
-    const limit = cap + 1;
+    const head = options.head;
+    const limit = head ? Math.min(head.max, cap + 1) : cap + 1;
     let total = 0;
+    let eof = false;
     while (total < limit) {
-      const n = readSync(fd, scratch, total, limit - total, null);
+      const want = head ? Math.min(limit, total + head.chunk) - total : limit - total;
+      const n = readSync(fd, scratch, total, want, null);
       total += n;
       // A short read that reaches the size fstat gave is the end of the file: no read just to see 0.
-      if (n === 0 || (total >= st.size && total < limit && st.size > 0)) break;
+      if (n === 0 || (total >= st.size && total < limit && st.size > 0)) {
+        eof = true;
+        break;
+      }
+      if (head && head.done(scratch.subarray(0, total))) break;
     }
     if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
-    return { ok: true, bytes: Buffer.from(scratch.subarray(0, total)), size: total };
+    const complete = eof || total >= st.size;
+    readObserver.onRead?.(file, total, complete);
+    return { ok: true, bytes: Buffer.from(scratch.subarray(0, total)), size: complete ? total : st.size, complete };
   } catch (err) {
     return { ok: false, reason: 'io', detail: (err as Error).message };
   } finally {
@@ -99,7 +116,7 @@ export type DecodedText = { ok: true; text: string } | { ok: false; offset: numb
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Strict UTF-8 decoding; on failure, the byte offset of the first bad sequence. BOM removed, CRLF/CR → LF. */
-export function decodeSkillText(bytes: Buffer): DecodedText {
+export function decodeText(bytes: Buffer): DecodedText {
   let text: string;
   try {
     text = decoder.decode(bytes);
