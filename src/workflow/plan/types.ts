@@ -20,9 +20,19 @@ export interface PlanFs {
 }
 
 export type JobStatus = 'run' | 'skip';
-export type JobReason = 'never completed' | 'outputs missing' | 'input newer' | 'upstream will run' | 'up to date' | 'when false';
+export type JobReason =
+  | 'never completed'
+  | 'outputs missing'
+  | 'input newer'
+  | 'upstream will run'
+  // The last three come from the run state (src/run/freshness.ts), which dry-run and run both apply.
+  | 'incomplete'
+  | 'command changed'
+  | 'forced'
+  | 'up to date'
+  | 'when false';
 
-export const RUN_REASONS: readonly JobReason[] = ['never completed', 'outputs missing', 'input newer', 'upstream will run'];
+export const RUN_REASONS: readonly JobReason[] = ['never completed', 'outputs missing', 'input newer', 'upstream will run', 'incomplete', 'command changed', 'forced'];
 export const SKIP_REASONS: readonly JobReason[] = ['up to date', 'when false'];
 
 export interface JobSpec {
@@ -52,6 +62,15 @@ export interface JobSpec {
   detail?: string;
   /** Inputs that do not exist and that no planned job produces: the run would fail on them. */
   missingInputs: string[];
+  // Optional here until the engine's versions (required, filled by the planner) are merged; the run
+  // layer falls back to the rule's own values when they are absent.
+  /** The command with sensitive config values masked, for display and logs. */
+  shownCommand?: string;
+  retries?: number;
+  timeLimitSeconds?: number;
+  /** Rendered paths (subsets of `outputs`) removed once every consumer is done / made read-only. */
+  tempOutputs?: string[];
+  protectedOutputs?: string[];
 }
 
 export interface PlanSummary {
