@@ -135,6 +135,9 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
       .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
       .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
       .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
+      .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
+      .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
+      .option('--account <account>', 'Slurm account (with --executor slurm)')
       .description('run the jobs dry-run lists, in dependency order, and record their state')
       .action(
         action('run', ([wf, overrides], opts) => async (ctx) =>

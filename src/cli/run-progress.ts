@@ -36,7 +36,7 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
   draw();
   return {
     event(e) {
-      if (e.kind === 'start') running += 1;
+      if (e.kind === 'start' || e.kind === 'submitted') running += 1;
       else if (e.kind === 'done') (running -= 1), (done += 1);
       else if (e.kind === 'failed') {
         running = Math.max(0, running - 1);

@@ -5,11 +5,12 @@ import { availableParallelism, totalmem } from 'node:os';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { parseMemory } from '../../workflow/load/memory.js';
 import { planWorkflow, type Plan } from '../../workflow/plan/index.js';
-import type { JobResult, RunReport } from '../../run/events.js';
+import type { JobResult, RunEvent, RunReport } from '../../run/events.js';
 import { applyRunState, checkForcerun } from '../../run/freshness.js';
 import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
 import { runLocal } from '../../run/run-local.js';
+import { runSlurm, slurmAvailable } from '../../run/slurm.js';
 import { StateStore } from '../../run/state.js';
 import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
@@ -24,6 +25,9 @@ export interface RunOptions extends PlanOptions {
   memory?: string;
   keepGoing?: boolean;
   forcerun?: string[];
+  executor?: 'local' | 'slurm';
+  partition?: string;
+  account?: string;
 }
 
 /** Lines of a failed job's log shown in the summary. */
@@ -47,8 +51,13 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const store = new StateStore(workflow.dir);
   applyRunState(plan, store.records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
 
-  const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: true, env: ctx.env });
+  const slurm = opts.executor === 'slurm';
+  const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !slurm, env: ctx.env });
   all.push(...checked.diagnostics);
+  if (slurm && checked.jobs.length > 0 && !hasErrors(all)) {
+    const available = slurmAvailable(ctx.env as NodeJS.ProcessEnv);
+    if (!available.ok) all.push(diagnostic('RUN030', `--executor slurm: ${available.why}`));
+  }
   if (hasErrors(all)) return { outcome: 'failed', json: { ...emptyJson, summary: summaryJson(plan, []) }, diagnostics: all };
 
   const style = makeStyle(ctx.color && !ctx.json);
@@ -59,16 +68,25 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   process.on('SIGTERM', onSignal);
   let report: RunReport;
   try {
-    report = await runLocal(checked.jobs, checked.preparations, {
+    const common = {
       workflowDir: workflow.dir,
       store,
-      limits: { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb },
       keepGoing: Boolean(opts.keepGoing),
       env: ctx.env as NodeJS.ProcessEnv,
-      graceMs: killGraceMs(ctx.env),
       signal: controller.signal,
-      onEvent: (e) => progress.event(e),
-    });
+      onEvent: (e: RunEvent) => progress.event(e),
+    };
+    report = slurm
+      ? await runSlurm(checked.jobs, {
+          ...common,
+          ...(opts.partition !== undefined ? { partition: opts.partition } : {}),
+          ...(opts.account !== undefined ? { account: opts.account } : {}),
+        })
+      : await runLocal(checked.jobs, checked.preparations, {
+          ...common,
+          limits: { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb },
+          graceMs: killGraceMs(ctx.env),
+        });
   } catch (err) {
     progress.close();
     process.off('SIGINT', onSignal);
@@ -82,14 +100,15 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   progress.close();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  return finish(plan, report, loaded.shown, all);
+  return finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local');
 }
 
-function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[]): CommandResult {
+function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: 'local' | 'slurm'): CommandResult {
   const failed = report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'timed out');
   const blocked = report.results.filter((r) => r.outcome === 'blocked');
   for (const r of failed) {
-    diagnostics.push(diagnostic(r.outcome === 'timed out' ? 'RUN022' : r.message?.includes('did not write') ? 'RUN021' : 'RUN020', `${r.id} failed: ${r.message ?? r.outcome} (log: ${r.log})`, { rule: r.rule }));
+    const code = r.slurmJobId !== undefined && r.outcome === 'failed' && !r.message?.includes('did not write') ? 'RUN032' : r.outcome === 'timed out' ? 'RUN022' : r.message?.includes('did not write') ? 'RUN021' : 'RUN020';
+    diagnostics.push(diagnostic(code, `${r.id} failed: ${r.message ?? r.outcome} (log: ${r.log})`, { rule: r.rule }));
   }
   if (blocked.length > 0) diagnostics.push(diagnostic('RUN023', `${blocked.length} job${blocked.length === 1 ? ' was' : 's were'} not run because a job they need failed: ${blocked.slice(0, 5).map((b) => b.id).join(', ')}${blocked.length > 5 ? ', …' : ''}`));
   if (report.interrupted) diagnostics.push(diagnostic('RUN024', 'the run was interrupted; running jobs were stopped and their partial outputs removed'));
@@ -99,7 +118,7 @@ function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagn
     json: {
       workflow: shown,
       name: plan.workflow,
-      executor: 'local',
+      executor,
       interrupted: report.interrupted,
       jobs: report.results.map(jobJson),
       summary: summaryJson(plan, report.results),
