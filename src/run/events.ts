@@ -16,6 +16,8 @@ export interface JobResult {
   attempts: number;
   seconds?: number;
   log: string;
+  /** The rule's own `log` file, when it declares one (commands often send their stderr there). */
+  ruleLog?: string;
   slurmJobId?: string;
 }
 

@@ -84,7 +84,7 @@ async function runJob(job: PreparedJob, options: LocalRunOptions): Promise<JobRe
   store.write(record);
   makeParentDirs(spec.log === undefined ? spec.outputs : [...spec.outputs, spec.log], dir);
   const attempts = job.retries + 1;
-  const base = { id: spec.id, rule: spec.rule, log: job.logPath };
+  const base = { id: spec.id, rule: spec.rule, log: job.logPath, ...(spec.log !== undefined ? { ruleLog: spec.log } : {}) };
   let last: AttemptResult | undefined;
   let message = '';
   for (let attempt = 1; attempt <= attempts; attempt++) {

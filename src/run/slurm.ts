@@ -53,7 +53,7 @@ export async function runSlurm(jobs: readonly PreparedJob[], options: SlurmOptio
   const states = queueStates(user, options.env);
   const dependents = new Map<string, string[]>();
   for (const j of jobs) for (const d of j.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), j.id]);
-  const base = (j: PreparedJob) => ({ id: j.id, rule: j.spec.rule, log: j.logPath });
+  const base = (j: PreparedJob) => ({ id: j.id, rule: j.spec.rule, log: j.logPath, ...(j.spec.log !== undefined ? { ruleLog: j.spec.log } : {}) });
 
   // Submit (or adopt) in dependency order, so every upstream Slurm id is known.
   for (const job of jobs) {

@@ -35,7 +35,7 @@ describe.skipIf(tools.skip)('examples/variant-calling with real tools', () => {
     const truth = readFileSync(path.join(dir, 'truth.tsv'), 'utf8').trim().split('\n');
     expect(truth.length).toBeGreaterThanOrEqual(3);
 
-    const first = runCliJson(['run', '-j', '2'], { cwd: dir });
+    const first = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(first.code, first.stderr + first.stdout).toBe(0);
     expect(doneJobs(first.json)).toHaveLength(14);
     for (const s of ['S1', 'S2', 'S3']) {
@@ -46,10 +46,10 @@ describe.skipIf(tools.skip)('examples/variant-calling with real tools', () => {
 
     // New reads for S2 only (same genome, another seed).
     expect(spawnSync(process.execPath, ['make-data.mjs', '.', '--only', 'S2', '--seed', '7'], { cwd: dir }).status).toBe(0);
-    const second = runCliJson(['run', '-j', '2'], { cwd: dir });
+    const second = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(second.code, second.stderr).toBe(0);
     expect(doneJobs(second.json)).toEqual(['align[sample=S2]', 'call[sample=S2]', 'fastp[sample=S2]', 'index_bam[sample=S2]', 'multiqc'].sort());
     const calls = calledSnps(path.join(dir, 'results/calls/S2.vcf'));
     for (const snp of truth) expect(calls.has(snp)).toBe(true);
-  }, 300_000);
+  }, 600_000);
 });

@@ -2,6 +2,7 @@
 // applyRunState), checked up front (preflight), then executed by the local executor.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
+import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { parseMemory } from '../../workflow/load/memory.js';
 import { planWorkflow, type Plan } from '../../workflow/plan/index.js';
@@ -100,10 +101,10 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   progress.close();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  return finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local');
+  return finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local', workflow.dir);
 }
 
-function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: 'local' | 'slurm'): CommandResult {
+function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: 'local' | 'slurm', workflowDir: string): CommandResult {
   const failed = report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'timed out');
   const blocked = report.results.filter((r) => r.outcome === 'blocked');
   for (const r of failed) {
@@ -124,7 +125,7 @@ function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagn
       summary: summaryJson(plan, report.results),
     },
     diagnostics,
-    human: (style) => summaryText(plan, report, style),
+    human: (style) => summaryText(plan, report, style, workflowDir),
     quietHuman: () => '',
   };
 }
@@ -153,17 +154,22 @@ function jobJson(r: JobResult): Record<string, unknown> {
     message: r.message ?? null,
     blocked_by: r.blockedBy ?? null,
     log: r.log,
+    rule_log: r.ruleLog ?? null,
     slurm_job_id: r.slurmJobId ?? null,
   };
 }
 
-function summaryText(plan: Plan, report: RunReport, style: Style): string {
+function summaryText(plan: Plan, report: RunReport, style: Style, workflowDir: string): string {
   const s = summaryJson(plan, report.results);
   const lines: string[] = [];
   for (const r of report.results) {
     if (r.outcome !== 'failed' && r.outcome !== 'timed out') continue;
     lines.push(style.red(`✗ ${terminalSafe(r.id)}: ${terminalSafe(r.message ?? r.outcome)}`), style.dim(`  log: ${terminalSafe(r.log)}`));
     for (const l of logTail(r.log, LOG_TAIL_LINES)) lines.push(style.dim(`  │ ${terminalSafe(l)}`));
+    if (r.ruleLog !== undefined) {
+      const tail = logTail(path.resolve(workflowDir, r.ruleLog), LOG_TAIL_LINES);
+      if (tail.length > 0) lines.push(style.dim(`  rule log: ${terminalSafe(r.ruleLog)}`), ...tail.map((l) => style.dim(`  │ ${terminalSafe(l)}`)));
+    }
   }
   const parts = [style.green(`${s.done} done`)];
   if (s.failed) parts.push(style.red(`${s.failed} failed`));
