@@ -53,6 +53,8 @@ export async function runSlurm(jobs: readonly PreparedJob[], options: SlurmOptio
   const states = queueStates(user, options.env);
   const dependents = new Map<string, string[]>();
   for (const j of jobs) for (const d of j.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), j.id]);
+  const jobIds = new Set(jobs.map((j) => j.id));
+  const adopted = new Set<string>();
   const base = (j: PreparedJob) => ({ id: j.id, rule: j.spec.rule, log: j.logPath, ...(j.spec.log !== undefined ? { ruleLog: j.spec.log } : {}) });
 
   // Submit (or adopt) in dependency order, so every upstream Slurm id is known.
@@ -60,15 +62,23 @@ export async function runSlurm(jobs: readonly PreparedJob[], options: SlurmOptio
     if (options.signal.aborted) break;
     const spec = job.spec;
     const old = store.records().get(spec.id);
-    if (old?.executor === 'slurm' && old.status === 'running' && old.slurmJobId !== undefined && old.hash === jobHash(spec)) {
+    // Adopt only when every upstream job of this run was adopted too: a resubmitted upstream job has
+    // a new id, and the old afterok would never be satisfied.
+    const upstreamAdopted = spec.dependsOn.every((d) => !jobIds.has(d) || adopted.has(d));
+    if (upstreamAdopted && old?.executor === 'slurm' && old.status === 'running' && old.slurmJobId !== undefined && old.hash === jobHash(spec)) {
       const state = states.get(old.slurmJobId) ?? finalState(old.slurmJobId, options.env);
       if (state !== undefined && (ACTIVE.has(state) || state === 'COMPLETED')) {
         tracked.set(spec.id, { job, record: old, slurmId: old.slurmJobId, finished: false });
+        adopted.add(spec.id);
         options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: old.slurmJobId, adopted: true });
         continue;
       }
     }
-    if (old?.status === 'running' && old.executor === 'slurm') removePartialOutputs(spec.outputs, old.preexisting, dir);
+    if (old?.status === 'running' && old.executor === 'slurm') {
+      // Not adopted: make sure the old Slurm job cannot still write, then clear what it left.
+      if (old.slurmJobId !== undefined) spawnSync('scancel', [old.slurmJobId], { env: options.env });
+      removePartialOutputs(spec.outputs, old.preexisting, dir);
+    }
     const after = spec.dependsOn.map((d) => tracked.get(d)?.slurmId).filter((x): x is string => x !== undefined);
     const blockedBy = spec.dependsOn.find((d) => results.get(d)?.outcome === 'failed');
     if (blockedBy !== undefined) {
