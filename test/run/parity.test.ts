@@ -111,7 +111,7 @@ describe('run and dry-run agree', () => {
     writeFileSync(path.join(stateDir, tagS2), JSON.stringify({ ...rec, status: 'running', pgid: undefined }));
     expectParity(dir, ['suffix=y'], ['tag[sample=S2]', 'merge']);
     expectParity(dir, ['suffix=y'], []);
-  }, 120_000);
+  }, 400_000);
 
   it('dry-run names the state reasons', () => {
     const dir = project();
