@@ -116,12 +116,36 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
         .argument('[overrides...]', 'config overrides KEY=VALUE')
         .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
         .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+        .option('--forcerun <rule>', 'plan every job of this rule (and what follows) to run again (repeatable)', collect, [] as string[])
         .description('show the jobs a run would execute, with their status and commands'),
     ).action(
       action('dry-run', ([wf, overrides], opts) => async (ctx) =>
         (await import('./commands/dry-run.js')).dryRun({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
       ),
     );
+  }
+
+  if (wanted('run')) {
+    program
+      .command('run')
+      .argument('[workflow]', 'the .oxoflow file')
+      .argument('[overrides...]', 'config overrides KEY=VALUE')
+      .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
+      .option('--cores <n>', 'cores the jobs\' threads may use together (default: this machine\'s)')
+      .option('--memory <size>', 'memory the jobs may use together, e.g. 16G (default: this machine\'s)')
+      .option('-k, --keep-going', 'keep running independent jobs after a job fails')
+      .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
+      .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+      .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
+      .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
+      .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
+      .option('--account <account>', 'Slurm account (with --executor slurm)')
+      .description('run the jobs dry-run lists, in dependency order, and record their state')
+      .action(
+        action('run', ([wf, overrides], opts) => async (ctx) =>
+          (await import('./commands/run.js')).run({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
+        ),
+      );
   }
 
   if (wanted('graph')) {

@@ -1,7 +1,7 @@
 // Human text for a plan: phases with their jobs, then a summary and a suggested `-j`.
 // Large plans stay readable: within a phase, each rule shows its first few jobs in full and folds the
 // rest into one line with their status counts (`-v` shows every job).
-import type { JobSpec, Plan } from '../workflow/plan/index.js';
+import { RUN_REASONS, SKIP_REASONS, type JobSpec, type Plan } from '../workflow/plan/index.js';
 import type { Style } from './style.js';
 import { terminalSafeLine as safe } from './terminal-safe.js';
 
@@ -53,8 +53,8 @@ export function summaryLine(plan: Plan, style: Style): string {
       .filter((r) => summary.byReason[r] > 0)
       .map((r) => `${summary.byReason[r]} ${r}`)
       .join(', ');
-  const runDetail = parts(['never completed', 'outputs missing', 'input newer', 'upstream will run']);
-  const skipDetail = parts(['up to date', 'when false']);
+  const runDetail = parts(RUN_REASONS);
+  const skipDetail = parts(SKIP_REASONS);
   return (
     `${style.bold('Summary:')} ${count(summary.jobs, 'job')} — ${style.green(`${summary.run} will run`)}${runDetail ? ` (${runDetail})` : ''}, ` +
     `${summary.skip} skipped${skipDetail ? ` (${skipDetail})` : ''}; suggested -j ${plan.suggestedJobs}`

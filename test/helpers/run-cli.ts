@@ -17,13 +17,13 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): CliRun {
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): CliRun {
   const r = spawnSync(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? process.cwd(),
     env: childEnv(options.env),
     input: options.input ?? '',
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: options.timeoutMs ?? 60_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -6,8 +6,11 @@ import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type P
 import { planText, summaryLine } from '../plan-text.js';
 import type { CommandResult } from '../result.js';
 import { noteSensitiveValues } from '../workflow-input.js';
+import { applyRunState, checkForcerun } from '../../run/freshness.js';
+import { StateStore } from '../../run/state.js';
 
 export interface DryRunOptions extends PlanOptions {
+  forcerun?: string[];
   ai?: boolean;
   skill?: string[];
 }
@@ -17,7 +20,12 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   const loaded = await loadChecked(arg, ctx);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
   noteSensitiveValues(loaded.workflow, overrides, ctx);
-  const { plan, diagnostics } = planWorkflow(loaded.workflow, planSettings(opts, overrides), diskFs);
+  const badForcerun = checkForcerun(loaded.workflow, opts.forcerun ?? []);
+  if (badForcerun.length > 0) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: [...loaded.diagnostics, ...badForcerun] };
+  const settings = planSettings(opts, overrides);
+  const { plan, diagnostics } = planWorkflow(loaded.workflow, settings, diskFs);
+  // The run state (unfinished jobs, changed commands, --forcerun) decides as it does for run.
+  if (plan !== undefined) applyRunState(plan, new StateStore(loaded.workflow.dir).records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
   const all = [...loaded.diagnostics, ...diagnostics];
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
   if (plan === undefined) return addAiReview({ outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);

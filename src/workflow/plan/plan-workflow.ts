@@ -125,6 +125,9 @@ function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined
     'outputs missing': 0,
     'input newer': 0,
     'upstream will run': 0,
+    incomplete: 0,
+    'command changed': 0,
+    forced: 0,
     'up to date': 0,
     'when false': 0,
   };

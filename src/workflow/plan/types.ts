@@ -20,9 +20,19 @@ export interface PlanFs {
 }
 
 export type JobStatus = 'run' | 'skip';
-export type JobReason = 'never completed' | 'outputs missing' | 'input newer' | 'upstream will run' | 'up to date' | 'when false';
+export type JobReason =
+  | 'never completed'
+  | 'outputs missing'
+  | 'input newer'
+  | 'upstream will run'
+  // The last three come from the run state (src/run/freshness.ts), which dry-run and run both apply.
+  | 'incomplete'
+  | 'command changed'
+  | 'forced'
+  | 'up to date'
+  | 'when false';
 
-export const RUN_REASONS: readonly JobReason[] = ['never completed', 'outputs missing', 'input newer', 'upstream will run'];
+export const RUN_REASONS: readonly JobReason[] = ['never completed', 'outputs missing', 'input newer', 'upstream will run', 'incomplete', 'command changed', 'forced'];
 export const SKIP_REASONS: readonly JobReason[] = ['up to date', 'when false'];
 
 export interface JobSpec {

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Tiny, deterministic test data for the variant-calling example: a random 6 kb reference with SNPs
+// planted at known positions, and simulated paired-end reads of samples that carry them
+// (homozygous), with a few sequencing errors. No downloads; the same seed gives the same bytes.
+//
+//   node make-data.mjs [DIR] [--samples S1,S2,S3] [--only S2 --seed 7]
+//
+// writes DIR/ref/ref.fa, DIR/raw/<sample>_R1.fastq, DIR/raw/<sample>_R2.fastq and DIR/truth.tsv
+// (chrom, 1-based position, ref, alt). --only regenerates one sample's reads with another seed (a
+// "changed input" for a rerun).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const dir = args[0] && !args[0].startsWith('--') ? args[0] : path.dirname(new URL(import.meta.url).pathname);
+const samples = flag('--samples', 'S1,S2,S3').split(',');
+const only = flag('--only', undefined);
+const seedBase = Number(flag('--seed', '1'));
+
+const REF_LENGTH = 6000;
+const SNPS = [1200, 2500, 4100, 5300]; // 1-based
+const READ_LENGTH = 100;
+const PAIRS = 600; // about 20x
+const ERROR_RATE = 0.002;
+
+/** mulberry32: a small seeded generator, so the data are the same on every machine. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const BASES = 'ACGT';
+const COMPLEMENT = { A: 'T', C: 'G', G: 'C', T: 'A' };
+const revcomp = (s) => [...s].reverse().map((b) => COMPLEMENT[b]).join('');
+
+const refRand = rng(42);
+let ref = '';
+for (let i = 0; i < REF_LENGTH; i++) ref += BASES[Math.floor(refRand() * 4)];
+const alt = [...ref];
+const truth = [];
+for (const pos of SNPS) {
+  const r = ref[pos - 1];
+  const a = BASES[(BASES.indexOf(r) + 1 + Math.floor(refRand() * 3)) % 4];
+  alt[pos - 1] = a;
+  truth.push(['chr1', pos, r, a].join('\t'));
+}
+const sampleGenome = alt.join('');
+
+function reads(sample, seed) {
+  const rand = rng(seed);
+  const mutate = (s) => [...s].map((b) => (rand() < ERROR_RATE ? BASES[(BASES.indexOf(b) + 1 + Math.floor(rand() * 3)) % 4] : b)).join('');
+  const qual = 'I'.repeat(READ_LENGTH);
+  let r1 = '';
+  let r2 = '';
+  for (let i = 0; i < PAIRS; i++) {
+    const insert = 250 + Math.floor(rand() * 100);
+    const start = Math.floor(rand() * (REF_LENGTH - insert));
+    const fragment = sampleGenome.slice(start, start + insert);
+    const name = `@${sample}:${i}`;
+    r1 += `${name}/1\n${mutate(fragment.slice(0, READ_LENGTH))}\n+\n${qual}\n`;
+    r2 += `${name}/2\n${mutate(revcomp(fragment.slice(insert - READ_LENGTH)))}\n+\n${qual}\n`;
+  }
+  return [r1, r2];
+}
+
+mkdirSync(path.join(dir, 'ref'), { recursive: true });
+mkdirSync(path.join(dir, 'raw'), { recursive: true });
+if (only === undefined) {
+  writeFileSync(path.join(dir, 'ref', 'ref.fa'), `>chr1\n${ref.match(/.{1,60}/g).join('\n')}\n`);
+  writeFileSync(path.join(dir, 'truth.tsv'), `${truth.join('\n')}\n`);
+}
+samples.forEach((sample, k) => {
+  if (only !== undefined && sample !== only) return;
+  const [r1, r2] = reads(sample, seedBase * 1000 + k);
+  writeFileSync(path.join(dir, 'raw', `${sample}_R1.fastq`), r1);
+  writeFileSync(path.join(dir, 'raw', `${sample}_R2.fastq`), r2);
+});

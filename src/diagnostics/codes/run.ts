@@ -1,0 +1,24 @@
+import type { CodeInfo } from '../code-info.js';
+
+const doc = 'docs/run.md';
+
+/** `oxo-flow run`: problems found before anything starts (RUN001–RUN019), while jobs run (RUN020–RUN029), Slurm (RUN030–RUN039). */
+export const runCodes = {
+  RUN001: { severity: 'error', title: 'a job needs more threads than the run has cores', hint: 'lower the rule\'s `threads`, or give the run more with `--cores N`', doc },
+  RUN002: { severity: 'error', title: 'a job needs more memory than the run has', hint: 'lower the rule\'s `memory`, or give the run more with `--memory SIZE`', doc },
+  RUN003: { severity: 'error', title: 'an input does not exist and no job makes it', hint: 'create the file, fix the path, or add a rule whose output it is', doc },
+  RUN004: { severity: 'error', title: 'the program behind a rule\'s environment is not installed', hint: 'install it, put it on PATH, or change the rule\'s [rules.environment]', doc },
+  RUN005: { severity: 'error', title: '`time_limit` is not a duration', hint: 'write it like "90s", "30m", "2h", "1h30m" or "HH:MM:SS"', doc },
+  RUN006: { severity: 'error', title: '--forcerun names no rule of the workflow', doc },
+  RUN007: { severity: 'error', title: 'a job would overwrite a protected output', hint: 'move or delete the protected file yourself if it really must be remade', doc },
+  RUN008: { severity: 'error', title: 'bad value for -j, --cores or --memory', hint: 'use a positive whole number for -j and --cores, and a size like "8G" or "512M" for --memory', doc },
+  RUN009: { severity: 'error', title: 'the run state cannot be written', hint: 'check that the workflow directory is writable (the state lives in .oxo-flow/ there)', doc },
+  RUN020: { severity: 'error', title: 'a job failed', hint: 'read the end of its log (shown below); fix the cause and run again: finished jobs are not rerun', doc },
+  RUN021: { severity: 'error', title: 'a job succeeded but did not write a declared output', hint: 'make the command write every path in `output`, or remove the path from `output`', doc },
+  RUN022: { severity: 'error', title: 'a job ran past its time_limit and was stopped', hint: 'raise the rule\'s `resources.time_limit`, or make the job faster', doc },
+  RUN023: { severity: 'warning', title: 'jobs were not run because a job they need failed', doc },
+  RUN024: { severity: 'error', title: 'the run was interrupted', hint: 'run the same command again to resume: finished jobs are not rerun', doc },
+  RUN030: { severity: 'error', title: 'Slurm is not available', hint: 'install the Slurm client (sbatch, squeue, scancel) and check that `sinfo` answers, or run with the local executor', doc },
+  RUN031: { severity: 'error', title: 'sbatch refused a job', doc },
+  RUN032: { severity: 'error', title: 'a Slurm job failed or was cancelled', hint: 'read the end of its log (shown below); fix the cause and run again', doc },
+} as const satisfies Record<string, CodeInfo>;

@@ -1,0 +1,142 @@
+// How a job's command is started inside its environment. Each backend gets the command once, as the
+// argument of `sh -c` (or of the backend's own runner): there is never a second shell layer that
+// would re-interpret the quoting the planner did.
+import { createHash } from 'node:crypto';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Environment } from '../workflow/model.js';
+import { shellQuote } from '../workflow/render/shell-quote.js';
+
+export interface Launch {
+  argv: string[];
+  /** Extra environment variables for the job. */
+  env?: Record<string, string>;
+}
+
+/** A one-time step before any job of the environment runs (e.g. create a conda env from a YAML file). */
+export interface Preparation {
+  key: string;
+  argv: string[];
+  /** Skip the step when this path exists already. */
+  creates: string;
+  label: string;
+}
+
+export interface Backend {
+  /** The program that must be on PATH (the first one found of these). */
+  programs: string[];
+  launch(command: string, bin: string): Launch;
+  prepare?: Preparation;
+}
+
+/** Resolve the backend of an environment; `why` explains what is missing when it cannot run. */
+export function backendFor(env: Environment | undefined, workflowDir: string, stateRoot: string, pathVar: string | undefined, vars: Readonly<Record<string, string | undefined>>):
+  | { ok: true; backend: Backend; bin: string }
+  | { ok: false; why: string } {
+  const plain: Backend = { programs: ['sh'], launch: (command) => ({ argv: ['/bin/sh', '-c', command] }) };
+  if (env === undefined) return { ok: true, backend: plain, bin: '/bin/sh' };
+  const spec = Array.isArray(env.spec) ? env.spec : [env.spec];
+  const first = spec[0] ?? '';
+  const abs = (p: string) => path.resolve(workflowDir, p);
+  const find = (programs: string[]) => {
+    for (const p of programs) {
+      const found = which(p, pathVar);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  const need = (programs: string[], backend: Backend) => {
+    const bin = find(programs);
+    return bin === undefined
+      ? ({ ok: false, why: `${env.kind} environment needs \`${programs.join('` or `')}\`, which is not on PATH` } as const)
+      : ({ ok: true, backend, bin } as const);
+  };
+  switch (env.kind) {
+    case 'conda':
+    case 'mamba': {
+      const programs = env.kind === 'mamba' ? ['mamba', 'micromamba'] : ['conda', 'mamba', 'micromamba'];
+      if (/\.ya?ml$/i.test(first)) {
+        // An environment file: created once under .oxo-flow/conda/, keyed by the file's content.
+        let digest: string;
+        try {
+          digest = createHash('sha256').update(readFileSync(abs(first))).digest('hex').slice(0, 16);
+        } catch {
+          return { ok: false, why: `${env.kind} environment file ${first} cannot be read` };
+        }
+        const prefix = path.join(stateRoot, 'conda', digest);
+        const bin = find(programs);
+        if (bin === undefined) return need(programs, plain);
+        return {
+          ok: true,
+          bin,
+          backend: {
+            programs,
+            launch: (command, b) => ({ argv: [b, 'run', '--no-capture-output', '-p', prefix, '/bin/sh', '-c', command] }),
+            prepare: { key: prefix, argv: [bin, 'env', 'create', '--yes', '--quiet', '-p', prefix, '-f', abs(first)], creates: prefix, label: `create ${env.kind} environment from ${first}` },
+          },
+        };
+      }
+      const where = first.includes('/') ? ['-p', abs(first)] : ['-n', first];
+      return need(programs, { programs, launch: (command, b) => ({ argv: [b, 'run', '--no-capture-output', ...where, '/bin/sh', '-c', command] }) });
+    }
+    case 'pixi':
+      return need(['pixi'], { programs: ['pixi'], launch: (command, b) => ({ argv: [b, 'run', '--manifest-path', abs(first), '/bin/sh', '-c', command] }) });
+    case 'docker': {
+      const user = typeof process.getuid === 'function' ? [`--user`, `${process.getuid()}:${process.getgid?.() ?? 0}`] : [];
+      return need(['docker', 'podman'], {
+        programs: ['docker', 'podman'],
+        launch: (command, b) => ({ argv: [b, 'run', '--rm', ...user, '-v', `${workflowDir}:${workflowDir}`, '-w', workflowDir, first, '/bin/sh', '-c', command] }),
+      });
+    }
+    case 'singularity':
+      return need(['apptainer', 'singularity'], {
+        programs: ['apptainer', 'singularity'],
+        launch: (command, b) => ({ argv: [b, 'exec', '--bind', workflowDir, '--pwd', workflowDir, first, '/bin/sh', '-c', command] }),
+      });
+    case 'venv': {
+      const dir = abs(first);
+      if (!isDir(path.join(dir, 'bin'))) return { ok: false, why: `venv ${first} has no bin/ directory (create it with \`python3 -m venv ${first}\`)` };
+      // What `activate` does, without sourcing it: the venv's bin first on PATH.
+      return {
+        ok: true,
+        bin: '/bin/sh',
+        backend: { programs: ['sh'], launch: (command) => ({ argv: ['/bin/sh', '-c', command], env: { VIRTUAL_ENV: dir, PATH: `${path.join(dir, 'bin')}:${pathVar ?? ''}` } }) },
+      };
+    }
+    case 'modules': {
+      const home = vars.MODULESHOME;
+      if (home === undefined || home === '' || !isDir(home)) return { ok: false, why: 'modules environment needs Environment Modules or Lmod (MODULESHOME is not set)' };
+      const load = `. ${shellQuote(path.join(home, 'init', 'sh'))} && module load ${spec.map(shellQuote).join(' ')}`;
+      // The module function exists only inside a shell: load, then the command, in the one `sh -c`.
+      return { ok: true, bin: '/bin/sh', backend: { programs: ['sh'], launch: (command) => ({ argv: ['/bin/sh', '-c', `${load} && {\n${command}\n}`] }) } };
+    }
+  }
+}
+
+/** The full path of a program on PATH, or undefined. */
+export function which(program: string, pathVar: string | undefined): string | undefined {
+  if (program.includes('/')) return isExecutable(program) ? program : undefined;
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const full = path.join(dir, program);
+    if (isExecutable(full)) return full;
+  }
+  return undefined;
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

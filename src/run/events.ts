@@ -1,0 +1,36 @@
+// What a run reports while it goes (the command line turns these into a progress line or log lines)
+// and what it hands back at the end. Shared by the local and the Slurm executor.
+
+export type JobOutcome = 'done' | 'failed' | 'timed out' | 'interrupted' | 'blocked' | 'not started';
+
+export interface JobResult {
+  id: string;
+  rule: string;
+  outcome: JobOutcome;
+  /** Exit code or signal, when the job ran and failed. */
+  exit?: string;
+  /** Failed: why, in one line (e.g. "exit 1", "did not write out/x.txt"). */
+  message?: string;
+  /** The failed job a blocked one needed. */
+  blockedBy?: string;
+  attempts: number;
+  seconds?: number;
+  log: string;
+  /** The rule's own `log` file, when it declares one (commands often send their stderr there). */
+  ruleLog?: string;
+  slurmJobId?: string;
+}
+
+export type RunEvent =
+  | { kind: 'start'; id: string; attempt: number; attempts: number }
+  | { kind: 'retry'; id: string; attempt: number; attempts: number; message: string }
+  | { kind: 'done'; id: string; seconds: number }
+  | { kind: 'failed'; id: string; message: string; log: string }
+  | { kind: 'blocked'; id: string; blockedBy: string }
+  | { kind: 'submitted'; id: string; slurmJobId: string; adopted: boolean }
+  | { kind: 'note'; message: string };
+
+export interface RunReport {
+  results: JobResult[];
+  interrupted: boolean;
+}

@@ -1,0 +1,50 @@
+// Output files around a job: which exist before it starts (those are never deleted), removing what
+// a failed attempt left behind, and making protected outputs read-only.
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export function existingOutputs(outputs: readonly string[], dir: string): string[] {
+  return outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) !== undefined);
+}
+
+export function missingOutputs(outputs: readonly string[], dir: string): string[] {
+  return outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) === undefined);
+}
+
+/** Remove the outputs a failed or stopped job made, keeping every file that was there before it. */
+export function removePartialOutputs(outputs: readonly string[], preexisting: readonly string[], dir: string): string[] {
+  const keep = new Set(preexisting);
+  const removed: string[] = [];
+  for (const o of outputs) {
+    if (keep.has(o)) continue;
+    const full = path.resolve(dir, o);
+    if (statSync(full, { throwIfNoEntry: false }) === undefined) continue;
+    rmSync(full, { recursive: true, force: true });
+    removed.push(o);
+  }
+  return removed;
+}
+
+/** Jobs write into folders that may not exist yet. */
+export function makeParentDirs(paths: readonly string[], dir: string): void {
+  const made = new Set<string>();
+  for (const p of paths) {
+    const parent = path.dirname(path.resolve(dir, p));
+    if (made.has(parent)) continue;
+    made.add(parent);
+    mkdirSync(parent, { recursive: true });
+  }
+}
+
+/** Read-only for everyone (a directory output keeps its search bit). */
+export function protect(outputs: readonly string[], dir: string): void {
+  for (const o of outputs) {
+    const full = path.resolve(dir, o);
+    const s = statSync(full, { throwIfNoEntry: false });
+    if (s !== undefined) chmodSync(full, s.mode & (s.isDirectory() ? 0o555 : 0o444));
+  }
+}
+
+export function removeFile(p: string, dir: string): void {
+  rmSync(path.resolve(dir, p), { recursive: true, force: true });
+}

@@ -1,0 +1,129 @@
+// The scheduler: starts jobs in dependency order, as many at a time as `-j` allows and as fit in the
+// cores and memory left. It knows nothing of processes: `run` does the job and says whether it
+// succeeded. A failure blocks everything downstream; without keepGoing nothing new starts after it.
+
+export interface SchedJob {
+  id: string;
+  dependsOn: readonly string[];
+  threads: number;
+  memoryMb?: number;
+}
+
+export interface Limits {
+  jobs: number;
+  cores: number;
+  memoryMb: number;
+}
+
+export interface ScheduleResult {
+  done: Set<string>;
+  failed: Set<string>;
+  /** Job id → the failed job it needed. */
+  blocked: Map<string, string>;
+  /** Jobs never started because the run stopped (a failure without -k, or an interrupt). */
+  notStarted: Set<string>;
+}
+
+/** Jobs must be in dependency order; dependencies outside the list are taken as satisfied. */
+export function schedule<J extends SchedJob>(
+  jobs: readonly J[],
+  limits: Limits,
+  run: (job: J) => Promise<boolean>,
+  options: { keepGoing: boolean; signal: AbortSignal },
+): Promise<ScheduleResult> {
+  const index = new Map<string, number>();
+  jobs.forEach((j, i) => index.set(j.id, i));
+  const waiting = new Array<number>(jobs.length).fill(0);
+  const dependents: number[][] = jobs.map(() => []);
+  jobs.forEach((j, i) => {
+    for (const d of j.dependsOn) {
+      const k = index.get(d);
+      if (k === undefined) continue;
+      waiting[i]! += 1;
+      dependents[k]!.push(i);
+    }
+  });
+  // Ready jobs, kept in plan order so earlier phases go first.
+  const ready: number[] = [];
+  for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) ready.push(i);
+  const result: ScheduleResult = { done: new Set(), failed: new Set(), blocked: new Map(), notStarted: new Set() };
+  const settled = new Uint8Array(jobs.length);
+  let running = 0;
+  let threads = 0;
+  let memory = 0;
+  let stopping = options.signal.aborted;
+
+  return new Promise((resolve) => {
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      for (let i = 0; i < jobs.length; i++) if (!settled[i]) result.notStarted.add(jobs[i]!.id);
+      resolve(result);
+    };
+    const block = (from: number, cause: string) => {
+      const stack = [...dependents[from]!];
+      while (stack.length > 0) {
+        const i = stack.pop()!;
+        if (settled[i]) continue;
+        settled[i] = 1;
+        result.blocked.set(jobs[i]!.id, cause);
+        stack.push(...dependents[i]!);
+      }
+    };
+    const insertReady = (i: number) => {
+      let at = ready.length;
+      while (at > 0 && ready[at - 1]! > i) at--;
+      ready.splice(at, 0, i);
+    };
+    const pump = () => {
+      if (!stopping) {
+        for (let k = 0; k < ready.length && running < limits.jobs; ) {
+          const i = ready[k]!;
+          const j = jobs[i]!;
+          const mem = j.memoryMb ?? 0;
+          if (threads + j.threads > limits.cores || memory + mem > limits.memoryMb) {
+            k++;
+            continue;
+          }
+          ready.splice(k, 1);
+          start(i);
+        }
+      }
+      if (running === 0 && (stopping || ready.length === 0)) finish();
+    };
+    const start = (i: number) => {
+      const j = jobs[i]!;
+      const mem = j.memoryMb ?? 0;
+      running += 1;
+      threads += j.threads;
+      memory += mem;
+      settled[i] = 1;
+      void run(j)
+        .catch(() => false)
+        .then((ok) => {
+          running -= 1;
+          threads -= j.threads;
+          memory -= mem;
+          if (ok) {
+            result.done.add(j.id);
+            for (const d of dependents[i]!) if (--waiting[d]! === 0 && !settled[d]) insertReady(d);
+          } else {
+            result.failed.add(j.id);
+            block(i, j.id);
+            if (!options.keepGoing) stopping = true;
+          }
+          pump();
+        });
+    };
+    options.signal.addEventListener(
+      'abort',
+      () => {
+        stopping = true;
+        if (running === 0) pump();
+      },
+      { once: true },
+    );
+    pump();
+  });
+}

@@ -1,0 +1,131 @@
+// Acceptance 5: `run --executor slurm` against a real single-node Slurm (scripts/slurm-up.sh starts
+// one): afterok dependencies keep the order, a failure cancels its dependents and exits 1, Ctrl-C
+// cancels what was submitted, and a re-run after the runner died adopts the jobs still queued.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/plan-workflow.js';
+import { lines, startCli, waitFor } from '../helpers/run-async.js';
+import { runCliJson } from '../helpers/run-cli.js';
+import { requireTools } from '../helpers/tools.js';
+
+const CONF = process.env.SLURM_CONF ?? (existsSync('/tmp/oxo-slurm/slurm.conf') ? '/tmp/oxo-slurm/slurm.conf' : undefined);
+const env = CONF ? { SLURM_CONF: CONF } : {};
+const HOW = 'run `sudo scripts/slurm-up.sh` and `export SLURM_CONF=/tmp/oxo-slurm/slurm.conf` (or run under CI=true to make this a failure)';
+const tools = requireTools(['sbatch', 'squeue', 'scancel', 'sinfo'], HOW);
+const answers = !tools.skip && spawnSync('sinfo', ['-h'], { env: { ...process.env, ...env } }).status === 0;
+if (!tools.skip && !answers && process.env.CI !== 'true') console.warn(`skipped: Slurm does not answer. To enable: ${HOW}`);
+const skip = tools.skip || (!answers && process.env.CI !== 'true');
+
+const SAMPLES = ['S1', 'S2'];
+
+function project(firstShell: string): string {
+  const dir = tempDir('oxo-slurm-');
+  mkdirSync(path.join(dir, 'raw'));
+  for (const s of SAMPLES) writeFileSync(path.join(dir, 'raw', `${s}.txt`), `${s}\n`);
+  writeFileSync(
+    path.join(dir, 'main.oxoflow'),
+    `[workflow]
+name = "slurm"
+
+[defaults]
+memory = "100M"
+
+[[sample_groups]]
+name = "all"
+samples = ["S1", "S2"]
+
+[[rules]]
+name = "first"
+input = ["raw/{sample}.txt"]
+output = ["a/{sample}.txt"]
+shell = "${firstShell}"
+
+[[rules]]
+name = "second"
+input = ["a/{sample}.txt"]
+output = ["b/{sample}.txt"]
+shell = "date +%s%N > marks/second-{sample}.start; cat {input} > {output}; echo second >> {output}; date +%s%N > marks/second-{sample}.end"
+
+[[rules]]
+name = "merge"
+input = ["b/S1.txt", "b/S2.txt"]
+output = ["merged.txt"]
+shell = "date +%s%N > marks/merge.start; cat {input} > {output}"
+`,
+  );
+  mkdirSync(path.join(dir, 'marks'));
+  return dir;
+}
+
+const FIRST = 'echo {sample} >> ran.txt; date +%s%N > marks/first-{sample}.start; sleep 1; cat {input} > {output}; date +%s%N > marks/first-{sample}.end';
+const mark = (dir: string, name: string) => BigInt(readFileSync(path.join(dir, 'marks', name), 'utf8').trim());
+
+function active(ids: string[]): string[] {
+  const r = spawnSync('squeue', ['-h', '-t', 'PENDING,RUNNING,CONFIGURING,COMPLETING', '-o', '%i'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  const live = new Set(r.stdout.split('\n').map((l) => l.trim()));
+  return ids.filter((id) => live.has(id));
+}
+
+describe.skipIf(skip)('run --executor slurm', () => {
+  it('runs a multi-rule, multi-sample workflow in dependency order', () => {
+    expect(tools.missing, 'Slurm missing under CI=true').toEqual([]);
+    expect(answers, 'sinfo does not answer under CI=true').toBe(true);
+    const dir = project(FIRST);
+    const r = runCliJson(['run', '--executor', 'slurm'], { cwd: dir, env, timeoutMs: 170_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const jobs = r.json.jobs as { id: string; outcome: string; slurm_job_id: string | null }[];
+    expect(jobs.map((j) => j.outcome)).toEqual(Array(5).fill('done'));
+    expect(jobs.every((j) => /^\d+$/.test(j.slurm_job_id ?? ''))).toBe(true);
+    expect(readFileSync(path.join(dir, 'merged.txt'), 'utf8')).toBe('S1\nsecond\nS2\nsecond\n');
+    for (const s of SAMPLES) expect(mark(dir, `second-${s}.start`) >= mark(dir, `first-${s}.end`)).toBe(true);
+    for (const s of SAMPLES) expect(mark(dir, 'merge.start') >= mark(dir, `second-${s}.end`)).toBe(true);
+    // The same state as a local run: nothing left to do.
+    expect((runCliJson(['dry-run'], { cwd: dir }).json.summary as { run: number }).run).toBe(0);
+  }, 180_000);
+
+  it('a failing job cancels its dependents and the run exits 1', () => {
+    const dir = project(`if [ {sample} = S1 ]; then echo broken >&2; exit 4; fi; ${FIRST}`);
+    const r = runCliJson(['run', '--executor', 'slurm', '-k'], { cwd: dir, env, timeoutMs: 170_000 });
+    expect(r.code).toBe(1);
+    const outcome = Object.fromEntries((r.json.jobs as { id: string; outcome: string }[]).map((j) => [j.id, j.outcome]));
+    expect(outcome).toEqual({
+      'first[sample=S1]': 'failed',
+      'first[sample=S2]': 'done',
+      'second[sample=S1]': 'blocked',
+      'second[sample=S2]': 'done',
+      merge: 'blocked',
+    });
+    expect(existsSync(path.join(dir, 'b/S1.txt'))).toBe(false);
+    const ids = (r.json.jobs as { slurm_job_id: string | null }[]).map((j) => j.slurm_job_id).filter((x): x is string => x !== null);
+    expect(active(ids)).toEqual([]);
+  }, 180_000);
+
+  it('Ctrl-C cancels every submitted job and exits 130', async () => {
+    const dir = project('sleep 120; cat {input} > {output}');
+    const bg = startCli(['--json', 'run', '--executor', 'slurm'], dir, env);
+    await waitFor(() => (bg.stderr().match(/submit /g) ?? []).length >= 5, 'five submissions');
+    bg.child.kill('SIGINT');
+    const { code } = await bg.exited;
+    expect(code, bg.stderr()).toBe(130);
+    const doc = JSON.parse(bg.stdout());
+    const ids = (doc.jobs as { slurm_job_id: string | null }[]).map((j) => j.slurm_job_id).filter((x): x is string => x !== null);
+    expect(ids).toHaveLength(5);
+    expect(active(ids)).toEqual([]);
+  }, 180_000);
+
+  it('after the runner dies, a re-run adopts the queued jobs instead of submitting them again', async () => {
+    const dir = project(`while [ ! -e release ]; do sleep 0.2; done; ${FIRST}`);
+    const bg = startCli(['run', '--executor', 'slurm'], dir, env);
+    await waitFor(() => (bg.stderr().match(/submit /g) ?? []).length >= 5, 'five submissions');
+    bg.child.kill('SIGKILL');
+    await bg.exited;
+    writeFileSync(path.join(dir, 'release'), '');
+    const again = runCliJson(['run', '--executor', 'slurm'], { cwd: dir, env, timeoutMs: 170_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect((again.stderr.match(/adopted /g) ?? []).length).toBe(5);
+    expect(lines(path.join(dir, 'ran.txt')).sort()).toEqual(['S1', 'S2']);
+    expect(readFileSync(path.join(dir, 'merged.txt'), 'utf8')).toBe('S1\nsecond\nS2\nsecond\n');
+  }, 180_000);
+});

@@ -1,0 +1,55 @@
+// Acceptance 2: examples/variant-calling run for real (fastp, bwa mem, samtools, bcftools, multiqc)
+// on data the example's own script generates: the planted SNPs are called in every sample, and after
+// one sample's reads change only that sample's chain (and the cohort report) reruns.
+import { copyFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/plan-workflow.js';
+import { runCliJson } from '../helpers/run-cli.js';
+import { requireTools } from '../helpers/tools.js';
+
+const EXAMPLE = path.resolve(__dirname, '../../examples/variant-calling');
+const tools = requireTools(['fastp', 'bwa', 'samtools', 'bcftools', 'multiqc'], 'apt-get install fastp bwa samtools bcftools multiqc (or run under CI=true to make this a failure)');
+
+function calledSnps(vcf: string): Set<string> {
+  return new Set(
+    readFileSync(vcf, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('#'))
+      .map((l) => l.split('\t'))
+      .map(([chrom, pos, , ref, alt]) => `${chrom}\t${pos}\t${ref}\t${alt}`),
+  );
+}
+
+function doneJobs(json: Record<string, unknown>): string[] {
+  return (json.jobs as { id: string; outcome: string }[]).filter((j) => j.outcome === 'done').map((j) => j.id).sort();
+}
+
+describe.skipIf(tools.skip)('examples/variant-calling with real tools', () => {
+  it('calls the planted SNPs in each sample, and reruns only the changed sample', () => {
+    expect(tools.missing, 'tools missing under CI=true').toEqual([]);
+    const dir = tempDir('oxo-vc-');
+    for (const f of ['main.oxoflow', 'make-data.mjs']) copyFileSync(path.join(EXAMPLE, f), path.join(dir, f));
+    expect(spawnSync(process.execPath, ['make-data.mjs', '.'], { cwd: dir }).status).toBe(0);
+    const truth = readFileSync(path.join(dir, 'truth.tsv'), 'utf8').trim().split('\n');
+    expect(truth.length).toBeGreaterThanOrEqual(3);
+
+    const first = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    expect(doneJobs(first.json)).toHaveLength(14);
+    for (const s of ['S1', 'S2', 'S3']) {
+      const calls = calledSnps(path.join(dir, `results/calls/${s}.vcf`));
+      for (const snp of truth) expect(calls.has(snp), `${s} misses ${snp}`).toBe(true);
+    }
+    expect(readFileSync(path.join(dir, 'results/multiqc/multiqc_report.html'), 'utf8')).toContain('fastp');
+
+    // New reads for S2 only (same genome, another seed).
+    expect(spawnSync(process.execPath, ['make-data.mjs', '.', '--only', 'S2', '--seed', '7'], { cwd: dir }).status).toBe(0);
+    const second = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
+    expect(second.code, second.stderr).toBe(0);
+    expect(doneJobs(second.json)).toEqual(['align[sample=S2]', 'call[sample=S2]', 'fastp[sample=S2]', 'index_bam[sample=S2]', 'multiqc'].sort());
+    const calls = calledSnps(path.join(dir, 'results/calls/S2.vcf'));
+    for (const snp of truth) expect(calls.has(snp)).toBe(true);
+  }, 600_000);
+});
