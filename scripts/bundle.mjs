@@ -37,6 +37,7 @@ const MORE = [
   'cli/commands/init.js',
   'cli/commands/schema.js',
   'cli/commands/completions.js',
+  'cli/ai-review-run.js',
   'ai/skills/index.js',
   'ai/project.js',
   'ai/project-provider.js',

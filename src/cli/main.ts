@@ -5,7 +5,7 @@ import { diagnostic } from '../diagnostics/diagnostic.js';
 import { packageVersion } from '../package-root.js';
 import { decideColor, type CliContext } from './context.js';
 import { emitResult, type Streams } from './output.js';
-import type { CommandResult } from './result.js';
+import { exitCodeFor, type CommandResult } from './result.js';
 import { fdSink, isTerminal } from './std-streams.js';
 import { makeStyle } from './style.js';
 
@@ -277,7 +277,10 @@ export async function main(argv: string[]): Promise<void> {
     const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
     try {
       const result = await run(ctx);
-      exitCode = emitResult(name, result, ctx, streams, makeStyle(ctx.color && !ctx.json));
+      const style = makeStyle(ctx.color && !ctx.json);
+      exitCode = emitResult(name, result, ctx, streams, style);
+      // The --ai review streams after the deterministic output, which is already complete.
+      if (result.after && !ctx.json && (await result.after(streams.stderr, style)) === 'interrupted') exitCode = exitCodeFor('interrupted');
     } catch (err) {
       exitCode = reportInternalError(name, err, ctx);
     }
