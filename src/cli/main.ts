@@ -144,7 +144,10 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
       .argument('[name]', 'template to write (omit to list them)')
       .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
       .option('--force', 'overwrite an existing file')
-      .description('list the built-in templates, or write one')
+      .option('--ai <intent>', 'draft a new workflow from a description with the AI (written only once it validates)')
+      .option('--from-file <file>', 'with --ai: a file for the model to read, e.g. a sample sheet (repeatable)', collect, [] as string[])
+      .option('--skill <name>', 'with --ai: activate a skill (repeatable)', collect, [] as string[])
+      .description('list the built-in templates, write one, or draft one with --ai')
       .action(
         action('template', ([name], opts) => async (ctx) =>
           (await import('./commands/template.js')).template({ name: name as string | undefined, ...opts }, ctx),
