@@ -38,6 +38,7 @@ const MORE = [
   'cli/commands/schema.js',
   'cli/commands/completions.js',
   'cli/ai-review-run.js',
+  'cli/commands/ai-sessions.js',
   'ai/skills/index.js',
   'ai/project.js',
   'ai/project-provider.js',

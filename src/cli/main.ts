@@ -239,6 +239,18 @@ function registerAi(program: Command, action: Action): void {
       ),
     );
 
+  const sessions = ai.command('sessions').description('the AI session records of a project');
+  projectOption(sessions.command('list', { isDefault: true }))
+    .description('list the AI session records, newest first')
+    .action(action('ai sessions list', (_args, opts) => async (ctx) => (await import('./commands/ai-sessions.js')).sessionsList(opts, ctx)));
+  projectOption(sessions.command('show').argument('<id>', 'session id as listed by `oxo-flow ai sessions`'))
+    .description('print one session: provider, skills, tools, each call with its approval decision, usage')
+    .action(
+      action('ai sessions show', ([id], opts) => async (ctx) =>
+        (await import('./commands/ai-sessions.js')).sessionsShow({ id: id as string, ...opts }, ctx),
+      ),
+    );
+
   projectOption(
     ai
       .command('tools')
