@@ -39,6 +39,7 @@ const MORE = [
   'cli/commands/completions.js',
   'cli/ai-review-run.js',
   'cli/commands/ai-sessions.js',
+  'cli/commands/ai-setup.js',
   'ai/skills/index.js',
   'ai/project.js',
   'ai/project-provider.js',

@@ -239,6 +239,14 @@ function registerAi(program: Command, action: Action): void {
       ),
     );
 
+  ai.command('setup')
+    .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+    .option('--model <model>', 'model name (default: the kind’s current default)')
+    .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
+    .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)')
+    .description('configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)')
+    .action(action('ai setup', (_args, opts) => async (ctx) => (await import('./commands/ai-setup.js')).aiSetup(opts, ctx)));
+
   const sessions = ai.command('sessions').description('the AI session records of a project');
   projectOption(sessions.command('list', { isDefault: true }))
     .description('list the AI session records, newest first')

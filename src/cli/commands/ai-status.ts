@@ -7,6 +7,9 @@ import { resolveProjectProvider } from '../../ai/project-provider.js';
 import type { ResolvedProvider } from '../../ai/providers/resolve.js';
 import { loadSkillContext, skillAlias, skillSha256, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
+import type { ProviderCheck } from '../../ai/providers/check.js';
+import { maskUrl, redactSecrets } from '../../ai/secrets.js';
+import { terminalSafe } from '../terminal-safe.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
@@ -44,21 +47,41 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
   const provider = resolveProjectProvider(sc, ctx.env);
   diagnostics.push(...provider.diagnostics);
   const checks = opts.check ? await checkServers(sc, ctx, diagnostics) : undefined;
+  let providerCheck: ProviderCheck | undefined;
   if (opts.check && provider.kind !== 'disabled') {
-    diagnostics.push(diagnostic('SK046', `--check: provider "${provider.kind}" was not contacted: this build has no provider client yet`));
+    const { checkProvider } = await import('../../ai/providers/check.js');
+    const { providerSecrets } = await import('../../ai/providers/create.js');
+    providerCheck = await checkProvider(provider, ctx.env);
+    if (!providerCheck.ok) {
+      const e = providerCheck.error;
+      const message = redactSecrets(`--check: provider ${provider.kind} (model ${provider.model ?? '-'}) did not answer: ${providerCheck.diagnosis} [${e.message}]`, providerSecrets(provider, ctx.env));
+      diagnostics.push(diagnostic(e.code, message, { hint: e.hint }));
+    }
   }
 
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
   return {
     outcome,
-    json: () => statusJson(sc, provider, Boolean(opts.all), checks),
+    json: () => ({ ...statusJson(sc, provider, Boolean(opts.all), checks), ...(providerCheck ? { provider_check: providerCheckJson(providerCheck) } : {}) }),
     diagnostics,
-    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks),
+    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks) + (providerCheck ? `\n${renderProviderCheck(providerCheck, style)}` : ''),
   };
 }
 
 type ServerChecks = Map<string, ServerStatus>;
+
+function providerCheckJson(c: ProviderCheck): Record<string, unknown> {
+  return c.ok
+    ? { ok: true, model: c.model, ms: c.ms, usage: c.usage }
+    : { ok: false, class: c.error.errorClass, code: c.error.code, diagnosis: c.diagnosis, status: c.error.status ?? null, ms: c.ms };
+}
+
+function renderProviderCheck(c: ProviderCheck, style: Style): string {
+  return c.ok
+    ? `${style.bold('Provider check')}\n  ${style.green('ok')}: ${terminalSafe(c.model)} answered in ${c.ms} ms`
+    : `${style.bold('Provider check')}\n  ${style.red('failed')}: ${c.diagnosis} (${c.error.code})`;
+}
 
 /** `--check`: connect to each active tool skill's server (its own timeouts) and list its tools. */
 async function checkServers(sc: SkillContext, ctx: CliContext, diagnostics: Diagnostic[]): Promise<ServerChecks> {
@@ -104,7 +127,7 @@ export function providerJson(p: ResolvedProvider): Record<string, unknown> {
     source: p.kindSource,
     model: p.model ?? null,
     model_source: p.modelSource ?? null,
-    endpoint: p.baseUrl ?? null,
+    endpoint: p.baseUrl !== undefined ? maskUrl(p.baseUrl) : null,
     endpoint_source: p.baseUrlSource ?? null,
     key_present: p.keyPresent,
     key_source: p.keySource ?? null,
@@ -169,7 +192,7 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
   } else {
     out.push(`  Provider: ${provider.kind} ${style.dim(`(from ${provider.kindSource})`)}`);
     out.push(`  Model:    ${provider.model ?? '-'} ${style.dim(`(from ${provider.modelSource ?? 'default'})`)}`);
-    if (provider.baseUrl) out.push(`  Endpoint: ${provider.baseUrl} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
+    if (provider.baseUrl) out.push(`  Endpoint: ${terminalSafe(maskUrl(provider.baseUrl))} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
     if (provider.scriptPath) out.push(`  Script:   ${provider.scriptPath}`);
     out.push(`  API key:  ${provider.keyPresent ? `present (${provider.keySource})` : provider.kind === 'ollama' || provider.kind === 'scripted' ? 'not needed' : style.yellow('missing')}`);
     if (provider.fallback) out.push(`  Fallback: ${provider.fallback.provider}${provider.fallback.model ? ` / ${provider.fallback.model}` : ''}`);
