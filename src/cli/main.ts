@@ -6,7 +6,7 @@ import { diagnostic } from '../diagnostics/diagnostic.js';
 import { packageVersion } from '../package-root.js';
 import { decideColor, type CliContext } from './context.js';
 import { emitResult, type Streams } from './output.js';
-import type { CommandResult } from './result.js';
+import { exitCodeFor, type CommandResult } from './result.js';
 import { fdSink, isTerminal } from './std-streams.js';
 import { makeStyle } from './style.js';
 
@@ -170,7 +170,10 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
       .argument('[name]', 'template to write (omit to list them)')
       .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
       .option('--force', 'overwrite an existing file')
-      .description('list the built-in templates, or write one')
+      .option('--ai <intent>', 'draft a new workflow from a description with the AI (written only once it validates)')
+      .option('--from-file <file>', 'with --ai: a file for the model to read, e.g. a sample sheet (repeatable)', collect, [] as string[])
+      .option('--skill <name>', 'with --ai: activate a skill (repeatable)', collect, [] as string[])
+      .description('list the built-in templates, write one, or draft one with --ai')
       .action(
         action('template', ([name], opts) => async (ctx) =>
           (await import('./commands/template.js')).template({ name: name as string | undefined, ...opts }, ctx),
@@ -267,6 +270,26 @@ function registerAi(program: Command, action: Action): void {
       ),
     );
 
+  ai.command('setup')
+    .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+    .option('--model <model>', 'model name (default: the kind’s current default)')
+    .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
+    .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)')
+    .description('configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)')
+    .action(action('ai setup', (_args, opts) => async (ctx) => (await import('./commands/ai-setup.js')).aiSetup(opts, ctx)));
+
+  const sessions = ai.command('sessions').description('the AI session records of a project');
+  projectOption(sessions.command('list', { isDefault: true }))
+    .description('list the AI session records, newest first')
+    .action(action('ai sessions list', (_args, opts) => async (ctx) => (await import('./commands/ai-sessions.js')).sessionsList(opts, ctx)));
+  projectOption(sessions.command('show').argument('<id>', 'session id as listed by `oxo-flow ai sessions`'))
+    .description('print one session: provider, skills, tools, each call with its approval decision, usage')
+    .action(
+      action('ai sessions show', ([id], opts) => async (ctx) =>
+        (await import('./commands/ai-sessions.js')).sessionsShow({ id: id as string, ...opts }, ctx),
+      ),
+    );
+
   projectOption(
     ai
       .command('tools')
@@ -308,7 +331,10 @@ export async function main(argv: string[]): Promise<void> {
     const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
     try {
       const result = await run(ctx);
-      exitCode = emitResult(name, result, ctx, streams, makeStyle(ctx.color && !ctx.json));
+      const style = makeStyle(ctx.color && !ctx.json);
+      exitCode = emitResult(name, result, ctx, streams, style);
+      // The --ai review streams after the deterministic output, which is already complete.
+      if (result.after && !ctx.json && (await result.after(streams.stderr, style)) === 'interrupted') exitCode = exitCodeFor('interrupted');
     } catch (err) {
       exitCode = reportInternalError(name, err, ctx);
     }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { TextSink } from './std-streams.js';
 import type { Style } from './style.js';
 
 /** ok → 0; failed (workflow errors, lint failure, refused call) → 1; usage (bad flags, unreadable input) → 2. */
@@ -19,6 +20,11 @@ export interface CommandResult {
   stdout?: string;
   /** Human text that -q still prints on success (e.g. dry-run's one-line summary). */
   quietHuman?: (style: Style) => string;
+  /**
+   * Human mode only: runs after the result is printed, writing to stderr as it goes (the --ai review
+   * streams here). The exit code stays the result's, unless it reports an interruption (Ctrl-C).
+   */
+  after?: (stderr: TextSink, style: Style) => Promise<Outcome | undefined>;
 }
 
 export function jsonFields(result: CommandResult): Record<string, unknown> {

@@ -45,7 +45,9 @@ describe('--ai on the deterministic commands', () => {
     expect(withAi.code).toBe(plain.code);
     expect(plain.json.ai).toBeUndefined();
     expect(withAi.json.ai).toMatchObject({ status: 'disabled', provider: 'disabled', findings: [], text: null });
-    const notices = (withAi.json.diagnostics as { code: string }[]).filter((d) => d.code === 'AI001');
+    // --json adds `ai` and changes nothing else: the notice is in ai.diagnostics.
+    expect(withAi.json.diagnostics).toEqual(plain.json.diagnostics);
+    const notices = ((withAi.json.ai as { diagnostics: { code: string }[] }).diagnostics).filter((d) => d.code === 'AI001');
     expect(notices).toHaveLength(1);
     const human = runCli([command, '--ai'], { cwd: dir, env });
     expect(human.code).toBe(plain.code);
@@ -65,15 +67,14 @@ describe('--ai on the deterministic commands', () => {
     expect(runCliJson(['validate'], { cwd: dir, env }).json.ai).toMatchObject({ status: 'disabled' });
   });
 
-  it('a configured provider without a client is reported as an error, never printing the key', () => {
+  it('a configured provider without its key is reported as an error (AI013), never printing other keys', () => {
     const { dir, env } = project();
     const secret = 'sk-test-DO-NOT-PRINT-0123456789';
-    const r = runCliJson(['validate', '--ai'], { cwd: dir, env: { ...env, OXO_FLOW_AI_PROVIDER: 'openai', OPENAI_API_KEY: secret } });
+    const r = runCliJson(['validate', '--ai'], { cwd: dir, env: { ...env, OXO_FLOW_AI_PROVIDER: 'anthropic', OPENAI_API_KEY: secret } });
     expect(r.code).toBe(0);
-    expect(r.json.ai).toMatchObject({ status: 'error', provider: 'openai' });
-    expect((r.json.diagnostics as { code: string }[]).some((d) => d.code === 'AI002')).toBe(true);
+    expect(r.json.ai).toMatchObject({ status: 'error', provider: 'anthropic', error: { class: 'config', code: 'AI013' } });
     expect(r.stdout + r.stderr).not.toContain(secret);
-    const human = runCli(['validate', '--ai'], { cwd: dir, env: { ...env, OXO_FLOW_AI_PROVIDER: 'openai', OPENAI_API_KEY: secret } });
+    const human = runCli(['validate', '--ai'], { cwd: dir, env: { ...env, OXO_FLOW_AI_PROVIDER: 'anthropic', OPENAI_API_KEY: secret } });
     expect(human.stderr).toContain('AI review not run');
     expect(human.stdout + human.stderr).not.toContain(secret);
   });
@@ -87,7 +88,7 @@ describe('--ai on the deterministic commands', () => {
     );
     const r = runCliJson(['lint', '--ai', '--skill', 'qc-expert', '--skill', 'qc-expret'], { cwd: dir, env });
     expect(r.json.ai).toMatchObject({ skills: [{ name: 'qc-expert', scope: 'project', type: 'knowledge' }] });
-    const text = JSON.stringify(r.json.diagnostics);
+    const text = JSON.stringify((r.json.ai as { diagnostics: unknown }).diagnostics);
     expect(text).toContain('qc-expret');
     expect(text).toContain('qc-expert');
   });

@@ -1,8 +1,9 @@
 // Streamable HTTP transport (MCP 2025-03-26 … 2025-11-25): one POST per message, replies as JSON
 // or SSE, session id from a successful initialize only, DELETE on close. Knows HTTP, not MCP
 // methods: ids and timeouts live in jsonrpc.ts, re-initialisation in client.ts.
-import { Agent, request, type Dispatcher } from 'undici';
-import { createParser } from 'eventsource-parser';
+import { request, type Agent, type Dispatcher } from 'undici';
+import { createAgent, delay, drain, headerValue, mediaType, readCapped, sendFollowingRedirects, errorCode } from '../../net/http.js';
+import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
 import type { SendOptions, Transport } from './transport.js';
@@ -20,7 +21,6 @@ export interface StreamableHttpOptions {
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-const MAX_REDIRECTS = 3;
 /** Resuming a broken SSE reply: at most this many GETs, waiting the server's retry (capped). */
 const MAX_RESUMES = 2;
 const DEFAULT_RETRY_MS = 1_000;
@@ -56,12 +56,7 @@ export class StreamableHttpTransport implements Transport {
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     // Our own deadlines (jsonrpc.ts) bound each request; undici's header/body timers would cut
     // long tool calls and SSE streams at arbitrary points, so they are off.
-    this.dispatcher = new Agent({
-      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      keepAliveTimeout: 1_000,
-    });
+    this.dispatcher = createAgent({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   }
 
   get sessionId(): string | undefined {
@@ -146,27 +141,16 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private async post(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
-    let target = this.url;
-    for (let hop = 0; ; hop++) {
-      let res: Dispatcher.ResponseData;
-      try {
-        res = await request(target, { method: 'POST', body, headers, signal, dispatcher: this.dispatcher });
-      } catch (err) {
-        throw networkFailure(err, this.shownUrl, signal);
-      }
-      const location = headerValue(res.headers.location);
-      if ((res.statusCode === 307 || res.statusCode === 308) && location !== undefined && hop < MAX_REDIRECTS) {
-        const next = new URL(location, target);
-        if (next.origin !== this.url.origin) {
-          await drain(res);
-          throw new McpFailure('MCP011', `${this.shownUrl} redirected to another origin (${displayUrl(next.origin)}); not followed, so no header reaches it`);
-        }
-        await drain(res);
-        target = next;
-        continue;
-      }
-      return res;
+    let sent: Awaited<ReturnType<typeof sendFollowingRedirects>>;
+    try {
+      sent = await sendFollowingRedirects(this.url, { method: 'POST', body, headers, ...(signal ? { signal } : {}), dispatcher: this.dispatcher });
+    } catch (err) {
+      throw networkFailure(err, this.shownUrl, signal);
     }
+    if ('crossOrigin' in sent) {
+      throw new McpFailure('MCP011', `${this.shownUrl} redirected to another origin (${displayUrl(sent.crossOrigin.origin)}); not followed, so no header reaches it`);
+    }
+    return sent.res;
   }
 
   /**
@@ -199,43 +183,31 @@ export class StreamableHttpTransport implements Transport {
   private async readSse(res: Dispatcher.ResponseData, deliver: (m: JsonRpcMessage) => void, options: SendOptions, stream: SseState): Promise<void> {
     const waiting = stream.waiting;
     let failure: McpFailure | undefined;
-    const parser = createParser({
-      maxBufferSize: this.maxBytes,
-      onRetry: (ms) => {
-        stream.retryMs = ms;
-      },
-      onEvent: (event) => {
-        if (event.id !== undefined) stream.lastEventId = event.id;
-        // Priming events carry an id and no data; named events other than "message" are not MCP.
-        if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
-        try {
-          for (const m of decodePayload(event.data, this.shownUrl)) {
-            if (isResponse(m) && m.id !== null) waiting.delete(m.id);
-            deliver(m);
-          }
-        } catch (err) {
-          failure ??= err as McpFailure;
-        }
-      },
-      onError: (err) => {
-        if (err.type === 'max-buffer-size-exceeded') failure ??= new McpFailure('MCP012', `${this.shownUrl} sent an SSE event larger than ${this.maxBytes} bytes`);
-      },
-    });
-    const decoder = new TextDecoder();
-    let total = 0;
     try {
-      for await (const chunk of res.body) {
-        total += (chunk as Buffer).length;
-        if (total > this.maxBytes) failure ??= new McpFailure('MCP012', `${this.shownUrl} sent more than ${this.maxBytes} bytes in one response`);
-        if (failure === undefined) parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      await readSse(res.body, {
+        maxBytes: this.maxBytes,
+        onRetry: (ms) => {
+          stream.retryMs = ms;
+        },
+        onEvent: (event) => {
+          if (event.id !== undefined) stream.lastEventId = event.id;
+          // Priming events carry an id and no data; named events other than "message" are not MCP.
+          if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+          try {
+            for (const m of decodePayload(event.data, this.shownUrl)) {
+              if (isResponse(m) && m.id !== null) waiting.delete(m.id);
+              deliver(m);
+            }
+          } catch (err) {
+            failure ??= err as McpFailure;
+          }
+        },
         // Stop as soon as everything we wait for has arrived: a server may keep the stream open.
-        if (failure !== undefined || (options.awaitIds !== undefined && waiting.size === 0)) break;
-      }
-      if (failure === undefined) parser.feed(decoder.decode());
+        stop: () => failure !== undefined || (options.awaitIds !== undefined && waiting.size === 0),
+      });
     } catch (err) {
+      if (err instanceof SseTooLarge) throw new McpFailure('MCP012', `${this.shownUrl} sent ${err.message}`);
       throw networkFailure(err, this.shownUrl, options.signal);
-    } finally {
-      res.body.destroy();
     }
     if (failure !== undefined) throw failure;
   }
@@ -255,64 +227,25 @@ export class StreamableHttpTransport implements Transport {
   }
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
-function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
 
-export function mediaType(v: string | string[] | undefined): string {
-  return (headerValue(v) ?? '').split(';')[0]!.trim().toLowerCase();
+
+async function readText(res: Dispatcher.ResponseData, limit: number, shownUrl?: string): Promise<string> {
+  let read: { text: string; over: boolean };
+  try {
+    read = await readCapped(res, limit);
+  } catch (err) {
+    throw networkFailure(err, shownUrl ?? 'the server');
+  }
+  if (read.over && shownUrl !== undefined) throw new McpFailure('MCP012', `${shownUrl} sent more than ${limit} bytes in one response`);
+  return read.text;
 }
 
 function isVisibleAscii(s: string): boolean {
   return /^[\x21-\x7e]+$/.test(s);
 }
 
-async function drain(res: Dispatcher.ResponseData): Promise<void> {
-  try {
-    await res.body.dump({ limit: 64 * 1024 });
-  } catch {
-    res.body.destroy();
-  }
-}
 
-async function readText(res: Dispatcher.ResponseData, limit: number, shownUrl?: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of res.body) {
-      total += (chunk as Buffer).length;
-      if (total > limit) {
-        if (shownUrl === undefined) break;
-        throw new McpFailure('MCP012', `${shownUrl} sent more than ${limit} bytes in one response`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof McpFailure) throw err;
-    throw networkFailure(err, shownUrl ?? 'the server');
-  } finally {
-    res.body.destroy();
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function safeJson(text: string): unknown {
   try {
@@ -348,8 +281,8 @@ function describeBody(errorText: string | undefined, text: string): string {
 function networkFailure(err: unknown, shownUrl: string, signal?: AbortSignal): Error {
   if (signal?.aborted && signal.reason instanceof Error) return signal.reason;
   if (err instanceof McpFailure) return err;
-  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code ?? '';
+  const e = err as { message?: string };
+  const code = errorCode(err);
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return new McpFailure('MCP002', `cannot connect to ${shownUrl}: connection timed out`);
   if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ECONNRESET)$/.test(code) && !('statusCode' in (e as object))) {
     return new McpFailure('MCP002', `cannot connect to ${shownUrl}: ${code}`);

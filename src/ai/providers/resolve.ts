@@ -11,11 +11,12 @@ export const PROVIDER_KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'scr
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const AI_CONFIG_SCHEMA_VERSION = 1;
 
-const DEFAULTS: Record<Exclude<ProviderKind, 'disabled' | 'scripted'>, { baseUrl: string; model: string; keyEnv?: string }> = {
-  openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', keyEnv: 'OPENAI_API_KEY' },
-  anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-3-5-sonnet-latest', keyEnv: 'ANTHROPIC_API_KEY' },
+/** Each kind's endpoint, default model (current models; override with --model, OXO_FLOW_AI_MODEL or ai setup) and key variable. */
+export const DEFAULTS: Record<Exclude<ProviderKind, 'disabled' | 'scripted'>, { baseUrl: string; model: string; keyEnv?: string }> = {
+  openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4-mini', keyEnv: 'OPENAI_API_KEY' },
+  anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-5-5', keyEnv: 'ANTHROPIC_API_KEY' },
   deepseek: { baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', keyEnv: 'DEEPSEEK_API_KEY' },
-  ollama: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' },
+  ollama: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' },
 };
 
 export type SettingSource = 'flag' | 'env' | 'ai.toml' | 'workflow' | 'ai_config.json' | 'default';
@@ -39,7 +40,9 @@ export interface ResolvedProvider {
   keySource?: string;
   /** The scripted provider's file (OXO_FLOW_AI_SCRIPT). */
   scriptPath?: string;
-  fallback?: { provider: string; model?: string };
+  fallback?: FallbackEntry;
+  /** ai_config.json's "timeouts" and "retries" (each optional; the client has defaults). */
+  http: HttpOverrides;
   models: ModelEntry[];
   configFile: string;
   configFound: boolean;
@@ -61,13 +64,32 @@ export interface ProviderInput {
   homeDir: string;
 }
 
+export interface FallbackEntry {
+  provider: string;
+  model?: string;
+  baseUrl?: string;
+  /** The environment variable that holds the fallback's key (default: the kind's usual one). */
+  keyEnv?: string;
+}
+
+export interface HttpOverrides {
+  connectTimeoutMs?: number;
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxRetries?: number;
+  retryBaseMs?: number;
+}
+
 interface AiConfigFile {
   provider?: string;
   model?: string;
   baseUrl?: string;
   apiKey?: string;
+  /** ai setup --key-env NAME: the key is read from this variable, never stored. */
+  keyEnv?: string;
   models: ModelEntry[];
-  fallback?: { provider: string; model?: string };
+  fallback?: FallbackEntry;
+  http: HttpOverrides;
 }
 
 export function resolveProvider(input: ProviderInput): ResolvedProvider {
@@ -91,6 +113,7 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
   const base: Omit<ResolvedProvider, 'kind' | 'kindSource'> = {
     keyPresent: false,
     models: config.value?.models ?? [],
+    http: config.value?.http ?? {},
     configFile,
     configFound: config.found,
     diagnostics,
@@ -143,8 +166,10 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
   out.baseUrl = urlPick?.[0] ?? defaults.baseUrl;
   out.baseUrlSource = urlPick?.[1] ?? 'default';
 
+  const configKeyEnv = fromConfig ? nonEmpty(config.value?.keyEnv) : undefined;
   const keyPick = pick<string>([
     [nonEmpty(env.OXO_FLOW_AI_API_KEY), 'OXO_FLOW_AI_API_KEY' as SettingSource],
+    [configKeyEnv ? nonEmpty(env[configKeyEnv]) : undefined, configKeyEnv as SettingSource],
     [defaults.keyEnv ? nonEmpty(env[defaults.keyEnv]) : undefined, defaults.keyEnv as SettingSource],
     [fromConfig ? nonEmpty(config.value?.apiKey) : undefined, 'ai_config.json'],
   ]);
@@ -154,7 +179,7 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
     out.keySource = keyPick[1];
     out.apiKey = () => key;
   } else if (kind !== 'ollama') {
-    diagnostics.push(diagnostic('PV004', `provider ${kind} has no API key`, { hint: `export ${defaults.keyEnv ?? 'OXO_FLOW_AI_API_KEY'}=..., or put it in ${configFile} (mode 0600)` }));
+    diagnostics.push(diagnostic('PV004', `provider ${kind} has no API key`, { hint: `export ${configKeyEnv ?? defaults.keyEnv ?? 'OXO_FLOW_AI_API_KEY'}=..., or run \`oxo-flow ai setup\`` }));
   }
   return out;
 }
@@ -198,7 +223,7 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
     return { found: true };
   }
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const value: AiConfigFile = { models: [] };
+  const value: AiConfigFile = { models: [], http: {} };
   const provider = str(obj.provider);
   if (provider !== undefined) value.provider = provider;
   const model = str(obj.model);
@@ -207,6 +232,22 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
   if (baseUrl !== undefined) value.baseUrl = baseUrl;
   const apiKey = str(obj.api_key);
   if (apiKey !== undefined) value.apiKey = apiKey;
+  const keyEnv = str(obj.key_env);
+  if (keyEnv !== undefined) value.keyEnv = keyEnv;
+  const num = (o: unknown, k: string) => {
+    const v = (o as Record<string, unknown> | undefined)?.[k];
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+  };
+  const t = obj.timeouts;
+  const r = obj.retries;
+  const http: [keyof HttpOverrides, number | undefined][] = [
+    ['connectTimeoutMs', num(t, 'connect_ms')],
+    ['firstByteTimeoutMs', num(t, 'first_byte_ms')],
+    ['idleTimeoutMs', num(t, 'idle_ms')],
+    ['maxRetries', typeof r === 'number' ? num({ r }, 'r') : num(r, 'max')],
+    ['retryBaseMs', num(r, 'base_ms')],
+  ];
+  for (const [k, v] of http) if (v !== undefined) value.http[k] = k === 'maxRetries' ? Math.min(Math.floor(v), 10) : v;
   if (Array.isArray(obj.models)) {
     for (const m of obj.models) {
       if (typeof m !== 'object' || m === null || typeof (m as { id?: unknown }).id !== 'string') continue;
@@ -220,7 +261,12 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
   const fb = obj.fallback;
   if (typeof fb === 'object' && fb !== null && typeof (fb as { provider?: unknown }).provider === 'string') {
     const f = fb as Record<string, unknown>;
-    value.fallback = { provider: f.provider as string, ...(typeof f.model === 'string' ? { model: f.model } : {}) };
+    value.fallback = {
+      provider: f.provider as string,
+      ...(typeof f.model === 'string' ? { model: f.model } : {}),
+      ...(typeof f.base_url === 'string' ? { baseUrl: f.base_url } : {}),
+      ...(typeof f.key_env === 'string' ? { keyEnv: f.key_env } : {}),
+    };
   }
   return { found: true, value };
 }

@@ -33,7 +33,7 @@ const answerText: Record<PromptAnswer, string> = {
   interrupt: 'the prompt was interrupted (Ctrl-C)',
 };
 
-export async function callThroughGate(registry: ToolRegistry, name: string, args: Record<string, unknown>, approver: Approver): Promise<CallRecord> {
+export async function callThroughGate(registry: Pick<ToolRegistry, 'find'>, name: string, args: Record<string, unknown>, approver: Approver): Promise<CallRecord> {
   const listed = registry.find(name);
   if (listed === undefined) {
     return { tool: name, origin: undefined, args, decision: 'refused', reason: 'unknown tool', output: { isError: true, text: `unknown tool ${name}`, code: 'TOOL001' } };

@@ -10,6 +10,27 @@ function formatFinding(d: Diagnostic): string {
   return `[${d.severity.toUpperCase()}] ${d.code} at ${where}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`;
 }
 
+export interface TextValidation {
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Validate a workflow given as text exactly as `oxo-flow validate` does a file: the engine's one
+ * validation entry point (src/workflow/validate.ts). The one validation the model's tool and
+ * `template --ai` use. Loaded lazily: `ai tools` lists the tool without paying for the engine.
+ */
+export async function validateWorkflowText(text: string, file = 'workflow.oxoflow', dir?: string): Promise<TextValidation> {
+  const engine = await import('../../workflow/validate.js');
+  const { diagnostics } = engine.validateWorkflowText(text, file, dir !== undefined ? { dir } : {});
+  return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+}
+
+/** One finding per line, as the model reads them. */
+export function formatFindings(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics.map(formatFinding).join('\n');
+}
+
 export function validateWorkflowTool(): ToolEntry {
   return {
     name: 'validate_workflow',
@@ -22,13 +43,9 @@ export function validateWorkflowTool(): ToolEntry {
     invoke: async (args) => {
       if (typeof args.toml !== 'string') return { isError: true, text: '"toml" must be a string holding the workflow text', code: 'TOOL003' };
       if (Buffer.byteLength(args.toml) > MAX_WORKFLOW_TEXT) return { isError: true, text: `the workflow text is over ${MAX_WORKFLOW_TEXT} bytes`, code: 'TOOL003' };
-      // Loaded on first use: `ai tools` lists this tool without paying for the engine. The same entry
-      // point as `oxo-flow validate`, so both report the same problems (cycles included).
-      const { validateWorkflowText } = await import('../../workflow/validate.js');
-      const result = validateWorkflowText(args.toml, 'workflow.oxoflow');
-      const diagnostics = result.diagnostics;
+      const { valid, diagnostics } = await validateWorkflowText(args.toml);
       const errors = diagnostics.filter((d) => d.severity === 'error').length;
-      const head = errors === 0 && result.workflow !== undefined ? 'valid: no errors' : `invalid: ${errors} error(s)`;
+      const head = valid ? 'valid: no errors' : `invalid: ${errors} error(s)`;
       return { isError: false, text: [head, ...diagnostics.map(formatFinding)].join('\n') };
     },
   };

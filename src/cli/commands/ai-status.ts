@@ -7,10 +7,11 @@ import { resolveProjectProvider } from '../../ai/project-provider.js';
 import type { ResolvedProvider } from '../../ai/providers/resolve.js';
 import { loadSkillContext, skillAlias, skillSha256, statusCounts, type Skill, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
+import type { ProviderCheck } from '../../ai/providers/check.js';
+import { maskUrl, redactSecrets } from '../../ai/secrets.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import type { Style } from '../style.js';
-import { maskUrl } from '../../ai/secrets.js';
 import { terminalSafeLine as safe } from '../terminal-safe.js';
 import { resolveWorkflowPath } from '../workflow-path.js';
 import { noteSkillSecrets, renderSkillTable, skillJson } from './ai-skills.js';
@@ -49,17 +50,25 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
   const provider = resolveProjectProvider(sc, ctx.env);
   diagnostics.push(...provider.diagnostics);
   const checks = opts.check ? await checkServers(sc, ctx, diagnostics) : undefined;
+  let providerCheck: ProviderCheck | undefined;
   if (opts.check && provider.kind !== 'disabled') {
-    diagnostics.push(diagnostic('SK046', `--check: provider "${provider.kind}" was not contacted: this build has no provider client yet`));
+    const { checkProvider } = await import('../../ai/providers/check.js');
+    const { providerSecrets } = await import('../../ai/providers/create.js');
+    providerCheck = await checkProvider(provider, ctx.env);
+    if (!providerCheck.ok) {
+      const e = providerCheck.error;
+      const message = redactSecrets(`--check: provider ${provider.kind} (model ${provider.model ?? '-'}) did not answer: ${providerCheck.diagnosis} [${e.message}]`, providerSecrets(provider, ctx.env));
+      diagnostics.push(diagnostic(e.code, message, { hint: e.hint }));
+    }
   }
 
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
   return {
     outcome,
-    json: () => statusJson(sc, provider, Boolean(opts.all), checks),
+    json: () => ({ ...statusJson(sc, provider, Boolean(opts.all), checks), ...(providerCheck ? { provider_check: providerCheckJson(providerCheck) } : {}) }),
     diagnostics,
-    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks),
+    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks) + (providerCheck ? `\n${renderProviderCheck(providerCheck, style)}` : ''),
   };
 }
 
@@ -82,6 +91,18 @@ function unusableSummary(skills: readonly Skill[]): Diagnostic | undefined {
 }
 
 type ServerChecks = Map<string, ServerStatus>;
+
+function providerCheckJson(c: ProviderCheck): Record<string, unknown> {
+  return c.ok
+    ? { ok: true, model: c.model, ms: c.ms, usage: c.usage }
+    : { ok: false, class: c.error.errorClass, code: c.error.code, diagnosis: c.diagnosis, status: c.error.status ?? null, ms: c.ms };
+}
+
+function renderProviderCheck(c: ProviderCheck, style: Style): string {
+  return c.ok
+    ? `${style.bold('Provider check')}\n  ${style.green('ok')}: ${safe(c.model)} answered in ${c.ms} ms`
+    : `${style.bold('Provider check')}\n  ${style.red('failed')}: ${c.diagnosis} (${c.error.code})`;
+}
 
 /** `--check`: connect to each active tool skill's server (its own timeouts) and list its tools. */
 async function checkServers(sc: SkillContext, ctx: CliContext, diagnostics: Diagnostic[]): Promise<ServerChecks> {

@@ -12,9 +12,18 @@ export interface TemplateOptions {
   name?: string;
   output?: string;
   force?: boolean;
+  /** --ai INTENT: draft a workflow with the model (template-ai.ts). */
+  ai?: string;
+  fromFile?: string[];
+  skill?: string[];
 }
 
 export async function template(opts: TemplateOptions, ctx: CliContext): Promise<CommandResult> {
+  if (opts.ai !== undefined) {
+    if (opts.name !== undefined) return failure('usage', [diagnostic('CLI001', `give either a template name (${opts.name}) or --ai "INTENT", not both`)]);
+    const { templateAi } = await import('../template-ai.js');
+    return templateAi({ ...opts, ai: opts.ai }, ctx);
+  }
   if (opts.name === undefined) return listTemplates();
   return writeTemplate(opts.name, opts, ctx);
 }
@@ -103,7 +112,7 @@ function writeTemplate(name: string, opts: TemplateOptions, ctx: CliContext): Co
 }
 
 /** `-o` may name a file or an existing directory; without it, ./<name>.oxoflow. */
-function resolveTarget(output: string | undefined, name: string, cwd: string): string {
+export function resolveTarget(output: string | undefined, name: string, cwd: string): string {
   if (output === undefined) return path.resolve(cwd, `${name}.oxoflow`);
   const full = path.resolve(cwd, output);
   if (output.endsWith('/') || output.endsWith(path.sep) || isDirectory(full)) return path.join(full, `${name}.oxoflow`);

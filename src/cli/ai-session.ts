@@ -1,0 +1,128 @@
+// What every AI command sets up around the agent loop, in one place: the provider client (with
+// retries and fallback), the approval gate's view of this session, the session record, the
+// secrets to mask, and Ctrl-C → cancel. The command then runs the loop and says what to keep.
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { resolveProjectProvider } from '../ai/project-provider.js';
+import { nonInteractiveReason } from '../ai/approval/policy.js';
+import { askApproval } from '../ai/approval/prompt.js';
+import { ProviderError } from '../ai/providers/errors.js';
+import { createChatProvider, providerSecrets } from '../ai/providers/create.js';
+import type { ResolvedProvider } from '../ai/providers/resolve.js';
+import type { ChatProvider } from '../ai/providers/types.js';
+import { newSessionId, writeSession, type SessionRecord } from '../ai/sessions/record.js';
+import { skillSha256, type SkillContext } from '../ai/skills/index.js';
+import { redactSecrets } from '../ai/secrets.js';
+import type { Approver } from '../ai/tools/call.js';
+import type { ToolEntry } from '../ai/tools/types.js';
+import type { CliContext } from './context.js';
+
+export interface AiSession {
+  resolved: ResolvedProvider;
+  /** Undefined when the provider cannot be built (no key, no script): see `setupError`. */
+  provider?: ChatProvider;
+  setupError?: ProviderError;
+  approver: Approver;
+  record: SessionRecord;
+  secrets: string[];
+  signal: AbortSignal;
+  /** Notices raised while running (retries, fallback), for the command to show. */
+  notices: Diagnostic[];
+  /** Print a line on the terminal during the run (human mode only; no-op otherwise). */
+  say(text: string): void;
+  /** Mask every secret in a text meant for output. */
+  redact(text: string): string;
+  /** Record the tools offered to the model. */
+  offer(tools: readonly ToolEntry[]): void;
+  /** Close the record (outcome), write it, release the provider and the Ctrl-C handler. */
+  finish(outcome: SessionRecord['outcome'], extra?: Partial<SessionRecord>): Promise<{ id: string; file?: string; diagnostic?: Diagnostic }>;
+}
+
+export function openAiSession(command: string, sc: SkillContext, ctx: CliContext, options: { say?: (text: string) => void } = {}): AiSession {
+  const resolved = resolveProjectProvider(sc, ctx.env);
+  const secrets = providerSecrets(resolved, ctx.env);
+  // Header values of active tool skills' servers may hold tokens: `${NAME}` references name them.
+  for (const s of sc.activation.active) {
+    for (const value of Object.values(s.mcp?.headers ?? {})) {
+      for (const m of value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+        const v = ctx.env[m[1]!];
+        if (v) secrets.push(v);
+      }
+    }
+  }
+  const redact = (text: string) => redactSecrets(text, secrets);
+  const say = (text: string) => options.say?.(redact(text));
+  const notices: Diagnostic[] = [];
+  let provider: ChatProvider | undefined;
+  let setupError: ProviderError | undefined;
+  try {
+    provider = createChatProvider(resolved, {
+      env: ctx.env,
+      events: {
+        onRetry: ({ attempt, waitMs, error }) => say(`  (${error.message}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s)`),
+        onFallback: ({ from, to, error }) => {
+          notices.push(diagnostic('AI014', redact(`${from} failed (${error.code}: ${error.message}); ${to} answered instead`)));
+          say(`  (${from} failed; asking the fallback ${to})`);
+        },
+      },
+    });
+  } catch (err) {
+    setupError = err instanceof ProviderError ? err : new ProviderError('config', (err as Error).message);
+  }
+  const controller = new AbortController();
+  const onSigint = () => controller.abort(new ProviderError('cancelled', 'cancelled with Ctrl-C'));
+  process.once('SIGINT', onSigint);
+  const now = ctx.now();
+  const record: SessionRecord = {
+    schema_version: 1,
+    id: newSessionId(command, now),
+    command,
+    started_at: now.toISOString(),
+    project_dir: sc.projectDir,
+    workflow: sc.workflowPath ?? null,
+    provider: { kind: resolved.kind, model: provider?.model ?? resolved.model ?? '', endpoint: provider?.endpoint ?? null },
+    skills: sc.activation.active.map((s) => ({ name: s.name, scope: s.scope, path: s.path, sha256: skillSha256(s) ?? '' })),
+    tools_offered: [],
+    rounds: [],
+    tool_calls: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+    outcome: { status: 'running' },
+  };
+  const approver: Approver = {
+    nonInteractiveReason: nonInteractiveReason({ env: ctx.env, json: ctx.json, stdinIsTTY: ctx.stdinIsTTY, stderrIsTTY: ctx.stderrIsTTY }),
+    ask: (request) => askApproval(request, { input: ctx.stdin, output: ctx.stderr }),
+  };
+  const session: AiSession = {
+    resolved,
+    approver,
+    record,
+    secrets,
+    signal: controller.signal,
+    notices,
+    say,
+    redact,
+    offer: (tools) => {
+      record.tools_offered = tools.map((t) => ({ name: t.name, origin: t.origin.kind === 'mcp' ? `mcp:${t.origin.server}` : 'builtin', read_only: t.gate.builtinReadOnly || (t.gate.readOnlyHint === true && t.gate.trustAnnotations) }));
+    },
+    finish: async (outcome, extra = {}) => {
+      process.removeListener('SIGINT', onSigint);
+      await (provider as { close?: () => Promise<void> } | undefined)?.close?.();
+      const ended = new Date();
+      Object.assign(record, extra, { outcome, ended_at: ended.toISOString(), duration_ms: ended.getTime() - now.getTime() });
+      record.usage = {
+        input_tokens: record.rounds.reduce((n, r) => n + r.usage.input_tokens, 0),
+        output_tokens: record.rounds.reduce((n, r) => n + r.usage.output_tokens, 0),
+      };
+      const written = writeSession(sc.projectDir, record, secrets);
+      if (written.ok) return { id: record.id, file: written.file };
+      return { id: record.id, diagnostic: diagnostic('SES002', redact(`the session record ${record.id} could not be written: ${written.message}`), { hint: `check that ${sc.projectDir}/.oxo-flow is writable` }) };
+    },
+  };
+  if (provider) session.provider = provider;
+  if (setupError) session.setupError = setupError;
+  return session;
+}
+
+/** A provider failure as a diagnostic: its class's code, the (redacted) message and what to do. */
+export function providerDiagnostic(error: ProviderError, redact: (t: string) => string, prefix = 'AI'): Diagnostic {
+  return diagnostic(error.code, redact(`${prefix}: ${error.message}`), { hint: error.hint });
+}
