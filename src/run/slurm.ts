@@ -50,7 +50,8 @@ export async function runSlurm(jobs: readonly PreparedJob[], options: SlurmOptio
   const results = new Map<string, JobResult>();
   const tracked = new Map<string, Tracked>();
   const user = userInfo().username;
-  const states = queueStates(user, options.env);
+  const names = new Map<string, string>();
+  const states = queueStates(user, options.env, names);
   const dependents = new Map<string, string[]>();
   for (const j of jobs) for (const d of j.dependsOn) dependents.set(d, [...(dependents.get(d) ?? []), j.id]);
   const jobIds = new Set(jobs.map((j) => j.id));
@@ -65,18 +66,21 @@ export async function runSlurm(jobs: readonly PreparedJob[], options: SlurmOptio
     // Adopt only when every upstream job of this run was adopted too: a resubmitted upstream job has
     // a new id, and the old afterok would never be satisfied.
     const upstreamAdopted = spec.dependsOn.every((d) => !jobIds.has(d) || adopted.has(d));
-    if (upstreamAdopted && old?.executor === 'slurm' && old.status === 'running' && old.slurmJobId !== undefined && old.hash === jobHash(spec)) {
-      const state = states.get(old.slurmJobId) ?? finalState(old.slurmJobId, options.env);
+    // A runner killed between writing the record and hearing sbatch's answer left no id: the job name finds it.
+    const oldId = old?.slurmJobId ?? (old?.status === 'running' ? names.get(jobName(spec.id)) : undefined);
+    if (upstreamAdopted && old?.executor === 'slurm' && old.status === 'running' && oldId !== undefined && old.hash === jobHash(spec)) {
+      const state = states.get(oldId) ?? finalState(oldId, options.env);
       if (state !== undefined && (ACTIVE.has(state) || state === 'COMPLETED')) {
-        tracked.set(spec.id, { job, record: old, slurmId: old.slurmJobId, finished: false });
+        const record = { ...old, slurmJobId: oldId };
+        tracked.set(spec.id, { job, record, slurmId: oldId, finished: false });
         adopted.add(spec.id);
-        options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: old.slurmJobId, adopted: true });
+        options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: oldId, adopted: true });
         continue;
       }
     }
     if (old?.status === 'running' && old.executor === 'slurm') {
       // Not adopted: make sure the old Slurm job cannot still write, then clear what it left.
-      if (old.slurmJobId !== undefined) spawnSync('scancel', [old.slurmJobId], { env: options.env });
+      if (oldId !== undefined) spawnSync('scancel', [oldId], { env: options.env });
       removePartialOutputs(spec.outputs, old.preexisting, dir);
     }
     const after = spec.dependsOn.map((d) => tracked.get(d)?.slurmId).filter((x): x is string => x !== undefined);
@@ -188,7 +192,7 @@ function submit(job: PreparedJob, after: readonly string[], options: SlurmOption
   // exactly as a local run gives it, with no second shell interpreting it.
   const exports = Object.entries(launch.env ?? {}).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join('');
   const script = `#!/bin/sh\n${exports}exec ${launch.argv.map(shellQuote).join(' ')}\n`;
-  const args = ['--parsable', `--job-name=oxo-${spec.id}`, `--output=${job.logPath}`, '--open-mode=append', `--chdir=${options.workflowDir}`, `--cpus-per-task=${spec.threads}`];
+  const args = ['--parsable', `--job-name=${jobName(spec.id)}`, `--output=${job.logPath}`, '--open-mode=append', `--chdir=${options.workflowDir}`, `--cpus-per-task=${spec.threads}`];
   if (spec.memoryMb !== undefined) args.push(`--mem=${spec.memoryMb}M`);
   if (job.timeLimitSeconds !== undefined) args.push(`--time=${slurmTime(job.timeLimitSeconds)}`);
   if (options.partition !== undefined) args.push(`--partition=${options.partition}`);
@@ -201,15 +205,22 @@ function submit(job: PreparedJob, after: readonly string[], options: SlurmOption
 }
 
 /** Slurm job id → state, for this user's jobs Slurm still remembers (running and recently ended). */
-function queueStates(user: string, env: NodeJS.ProcessEnv): Map<string, string> {
-  const r = spawnSync('squeue', ['-h', '-t', 'all', '-u', user, '-o', '%i|%T'], { env, encoding: 'utf8' });
+function queueStates(user: string, env: NodeJS.ProcessEnv, names?: Map<string, string>): Map<string, string> {
+  const r = spawnSync('squeue', ['-h', '-t', 'all', '-u', user, '-o', '%i|%T|%j'], { env, encoding: 'utf8' });
   const out = new Map<string, string>();
   if (r.status !== 0) return out;
   for (const line of r.stdout.split('\n')) {
-    const [id, state] = line.trim().split('|');
-    if (id && state) out.set(id, state);
+    const [id, state, ...name] = line.trim().split('|');
+    if (!id || !state) continue;
+    out.set(id, state);
+    // The newest live job of a name wins (ids grow).
+    if (names !== undefined && ACTIVE.has(state)) names.set(name.join('|'), id);
   }
   return out;
+}
+
+function jobName(jobId: string): string {
+  return `oxo-${jobId}`;
 }
 
 /** The final state of a job squeue no longer lists: sacct, then sacct -c (no accounting database). */

@@ -1,5 +1,6 @@
 // Tests that need programs from outside (bioinformatics tools, Slurm): skipped with a message on a
-// machine without them, but under CI=true a missing program fails the test instead.
+// machine without them, but under CI=true (or OXO_FLOW_REQUIRE_TOOLS=1, which .ci/run sets) a
+// missing program fails the test instead.
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
@@ -18,7 +19,11 @@ export function onPath(program: string): boolean {
 /** Missing programs; prints how to enable the test when it is skipped. */
 export function requireTools(programs: readonly string[], howToEnable: string): { skip: boolean; missing: string[] } {
   const missing = programs.filter((p) => !onPath(p));
-  const ci = process.env.CI === 'true';
+  const ci = toolsRequired();
   if (missing.length > 0 && !ci) console.warn(`skipped: needs ${missing.join(', ')} on PATH. To enable: ${howToEnable}`);
   return { skip: missing.length > 0 && !ci, missing };
+}
+
+export function toolsRequired(): boolean {
+  return process.env.CI === 'true' || process.env.OXO_FLOW_REQUIRE_TOOLS === '1';
 }

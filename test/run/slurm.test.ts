@@ -8,15 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
 import { lines, startCli, waitFor } from '../helpers/run-async.js';
 import { runCliJson } from '../helpers/run-cli.js';
-import { requireTools } from '../helpers/tools.js';
+import { requireTools, toolsRequired } from '../helpers/tools.js';
 
 const CONF = process.env.SLURM_CONF ?? (existsSync('/tmp/oxo-slurm/slurm.conf') ? '/tmp/oxo-slurm/slurm.conf' : undefined);
 const env = CONF ? { SLURM_CONF: CONF } : {};
 const HOW = 'run `sudo scripts/slurm-up.sh` and `export SLURM_CONF=/tmp/oxo-slurm/slurm.conf` (or run under CI=true to make this a failure)';
 const tools = requireTools(['sbatch', 'squeue', 'scancel', 'sinfo'], HOW);
 const answers = !tools.skip && spawnSync('sinfo', ['-h'], { env: { ...process.env, ...env } }).status === 0;
-if (!tools.skip && !answers && process.env.CI !== 'true') console.warn(`skipped: Slurm does not answer. To enable: ${HOW}`);
-const skip = tools.skip || (!answers && process.env.CI !== 'true');
+if (!tools.skip && !answers && !toolsRequired()) console.warn(`skipped: Slurm does not answer. To enable: ${HOW}`);
+const skip = tools.skip || (!answers && !toolsRequired());
 
 const SAMPLES = ['S1', 'S2'];
 
