@@ -1,7 +1,7 @@
 // Issue "Safe to run" (commands built from data) and the engine items of the CLI-contract issue,
 // each repro through the built CLI on real files.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -56,6 +56,20 @@ describe('commands built from data', () => {
     expect(r.code).toBe(1);
     expect(codesOf(r.json)).toEqual(['E030']);
     expect(jobsOf(r.json)).toEqual([]);
+  });
+
+  it('names captured by sample_pattern are quoted, and one that starts with "-" is refused', () => {
+    const wf = `[workflow]\nname = "t"\nsample_pattern = "raw/{sample}.fq"\n\n[[rules]]\nname = "e"\ninput = ["raw/{sample}.fq"]\noutput = ["o/{sample}.txt"]\nshell = "cat {input} > {output}"\n`;
+    const dir = project(wf);
+    mkdirSync(path.join(dir, 'raw'));
+    writeFileSync(path.join(dir, 'raw', 'a;b$(id).fq'), '');
+    const ok = runCliJson(['dry-run'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    expect(jobsOf(ok.json)[0]!.command).toBe("cat 'raw/a;b$(id).fq' > 'o/a;b$(id).txt'");
+    writeFileSync(path.join(dir, 'raw', '-rf.fq'), '');
+    const bad = runCliJson(['dry-run'], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(codesOf(bad.json)).toEqual(['E030']);
   });
 
   it('E011 is checked on the rendered command: target = "/" in the file, or target=/ on the command line', () => {
