@@ -24,7 +24,8 @@ export async function loadAndCheck(arg: string | undefined, ctx: CliContext, opt
   const relative = path.relative(ctx.cwd, resolved.path);
   const shown = relative === '' || relative.startsWith('..') ? resolved.path : relative;
   const loaded = readWorkflowFile(resolved.path, { displayPath: shown });
-  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000')) {
+  // Not readable, not text (E033), or not TOML: exit 2, as for any input the command cannot read.
+  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000' || d.code === 'E033')) {
     return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
   }
   if (!loaded.workflow) return { kind: 'loaded', shown, path: resolved.path, diagnostics: loaded.diagnostics };

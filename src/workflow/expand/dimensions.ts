@@ -90,7 +90,10 @@ export function ruleDimensions(
   }
   if (rule.scatter !== undefined) {
     const values = listValues(rule.scatter.values, rule.scatter.valuesFrom, ctx.config);
-    if (values === undefined || values.length === 0) {
+    if ((values === undefined || values.length === 0) && ctx.standIns) {
+      // A rule-level view: the checks report the missing values (E005, E036); the rule keeps its place.
+      dims.push({ kind: 'scatter', options: [standIn([rule.scatter.variable])] });
+    } else if (values === undefined || values.length === 0) {
       diagnostics.push(
         diagnostic(values === undefined ? 'E005' : 'E021', `scatter of rule ${rule.name} has no values${rule.scatter.valuesFrom ? `: ${rule.scatter.valuesFrom} ${values === undefined ? 'is not defined in [config]' : 'is empty'}` : ''}`, {
           ...where(),
@@ -99,9 +102,10 @@ export function ruleDimensions(
         }),
       );
       return undefined;
+    } else {
+      const variable = rule.scatter.variable;
+      dims.push({ kind: 'scatter', options: values.map((v) => ({ id: { [variable]: v }, values: { [variable]: v } })) });
     }
-    const variable = rule.scatter.variable;
-    dims.push({ kind: 'scatter', options: values.map((v) => ({ id: { [variable]: v }, values: { [variable]: v } })) });
   }
   return dims;
 }

@@ -194,7 +194,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       const log = c.log ? renderPath(c.log) : undefined;
       if (c.confine && escaped === undefined) escaped = firstEscape(c, inputs, outputs, log);
       if (rule.transform) {
-        made.push(...transformJobs(rule, source, combo, values, inputs, outputs, log, config, diagnostics, workflow));
+        made.push(...transformJobs(rule, source, combo, values, inputs, outputs, log, config, diagnostics, workflow, settings.standIns ?? false));
         continue;
       }
       const j = job(source, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true);
@@ -387,9 +387,12 @@ function transformJobs(
   config: ReadonlyMap<string, ConfigValue>,
   diagnostics: Diagnostic[],
   workflow: Workflow,
+  standIns: boolean,
 ): Job[] {
   const t = rule.transform!;
-  const splitValues = listValues(t.split.values, t.split.valuesFrom, config);
+  let splitValues = listValues(t.split.values, t.split.valuesFrom, config);
+  // A rule-level view: the checks report missing values (E005, E036); the rule keeps its place.
+  if ((splitValues === undefined || splitValues.length === 0) && standIns) splitValues = [`<${t.split.by}>`];
   if (splitValues === undefined || splitValues.length === 0) {
     diagnostics.push(
       diagnostic(splitValues === undefined ? 'E005' : 'E021', `transform.split of rule ${rule.name} has no values${t.split.valuesFrom ? `: ${t.split.valuesFrom} ${splitValues === undefined ? 'is not defined in [config]' : 'is empty'}` : ''}`, {

@@ -24,4 +24,14 @@ describe('validate_workflow', () => {
     expect((await tool.invoke({ toml: 3 })).isError).toBe(true);
     expect(tool.gate.builtinReadOnly).toBe(true);
   });
+
+  it('uses the same entry point as `oxo-flow validate`: a two-rule cycle is E006', async () => {
+    const toml =
+      '[workflow]\nname = "demo"\n\n[[rules]]\nname = "a"\ninput = ["b.txt"]\noutput = ["a.txt"]\nshell = "cp {input} {output}"\n\n' +
+      '[[rules]]\nname = "b"\ninput = ["a.txt"]\noutput = ["b.txt"]\nshell = "cp {input} {output}"\n';
+    const r = await tool.invoke({ toml });
+    expect(r.text).toMatch(/^invalid: 1 error/);
+    expect(r.text).toContain('E006');
+    expect(r.text).toContain('cycle: a → b → a');
+  });
 });

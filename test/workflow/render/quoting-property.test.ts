@@ -1,0 +1,67 @@
+// Property: whatever a sample name, a config value (from the file or a KEY=VALUE override) or a
+// params value holds, the command the planner renders gives it back to a real POSIX shell as exactly
+// that text, one word, wherever the placeholder sits (bare, inside '…', inside "…").
+import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { unusableName } from '../../../src/workflow/checks/index.js';
+import { planWorkflow } from '../../../src/workflow/plan/index.js';
+import { emptyFs, makeWorkflow } from '../../helpers/plan-workflow.js';
+
+/** The words a shell command prints with `printf '%s\0'`, split back. */
+function shellWords(command: string): string[] {
+  const r = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.split('\0').slice(0, -1);
+}
+
+// Printable ASCII, shell metacharacters, controls, and some non-ASCII (incl. bidi overrides). A NUL
+// can never reach a command (an argv string cannot hold one), so it is left out.
+const hostile = fc.constantFrom(...`'"\\$\`;|&<>(){}[]*?~!#= \t\n-/.%@:,+^`.split(''), 'é', '名', '\u202e', '\u0007', '\u001b', '{sample}', '{config.v}', "'\\''", '$(id)');
+const text = fc.array(fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 3 }), hostile), { maxLength: 12 }).map((parts) => parts.join(''));
+const sampleName = text.filter((s) => unusableName(s) === undefined);
+
+// Each value three times: bare, in the user's single quotes, in the user's double quotes.
+const SHELL = `printf '%s\\0' {sample} '{sample}' "{sample}" {config.v} '{config.v}' "{config.v}" {params.p} '{params.p}' "{params.p}"`;
+
+function commandFor(sample: string, value: string, param: string, viaOverride: boolean): string {
+  const workflow = makeWorkflow({
+    config: { v: viaOverride ? 'from-the-file' : value },
+    sampleGroups: [{ name: 'g', samples: [sample], metadata: {} }],
+    rules: [{ name: 'echo', output: ['out/{sample}.txt'], shell: SHELL, params: { p: param } }],
+  });
+  const { plan, diagnostics } = planWorkflow(workflow, viaOverride ? { overrides: [`v=${value}`] } : {}, emptyFs);
+  expect(diagnostics).toEqual([]);
+  return plan!.jobs[0]!.command;
+}
+
+describe('every substituted value reaches the shell as one literal word', () => {
+  it('sample names, config values, overrides and params, in every quoting context', () => {
+    fc.assert(
+      fc.property(sampleName, text, text, fc.boolean(), (sample, value, param, viaOverride) => {
+        const words = shellWords(commandFor(sample, value, param, viaOverride));
+        expect(words).toEqual([sample, sample, sample, value, value, value, param, param, param]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the issue\'s repro: samples ["x; rm -rf ~", "$(id)"] with shell "echo {sample} done"', () => {
+    const workflow = makeWorkflow({
+      sampleGroups: [{ name: 'g', samples: ['x; rm -rf ~', '$(id)'], metadata: {} }],
+      rules: [{ name: 'e', output: ['o/{sample}'], shell: 'echo {sample} done' }],
+    });
+    const commands = planWorkflow(workflow, {}, emptyFs).plan!.jobs.map((j) => j.command);
+    expect(commands).toEqual(["echo 'x; rm -rf ~' done", "echo '$(id)' done"]);
+    expect(shellWords(commands[0]!.replace(/^echo/, "printf '%s\\0'"))).toEqual(['x; rm -rf ~', 'done']);
+  });
+
+  it('plain values stay unquoted, so ordinary commands read as written', () => {
+    const workflow = makeWorkflow({
+      config: { ref: '/ref/hg38.fa' },
+      sampleGroups: [{ name: 'g', samples: ['S1'], metadata: {} }],
+      rules: [{ name: 'e', input: ['raw/{sample}.fq'], output: ['o/{sample}.bam'], shell: 'bwa mem {config.ref} {input} > {output}' }],
+    });
+    expect(planWorkflow(workflow, {}, emptyFs).plan!.jobs[0]!.command).toBe('bwa mem /ref/hg38.fa raw/S1.fq > o/S1.bam');
+  });
+});
