@@ -6,7 +6,7 @@
 // code. (gray-matter was used here once, only to hand the block to js-yaml; it is gone.)
 import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfKey, typeName, unknownKeyFinding } from './field-checks.js';
+import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfYamlKey, typeName, unknownKeyFinding } from './field-checks.js';
 import { normalisePromptText } from './prompt-text.js';
 import type { ParsedSkill } from './types.js';
 
@@ -79,7 +79,7 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
   if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
 
-  const at = (key: string) => ({ file, line: (lineOfKey(block, key, 'yaml') ?? 1) + 1, column: 1 });
+  const at = (key: string) => ({ file, line: (lineOfYamlKey(block, key) ?? 1) + 1, column: 1 });
   findings.push(...checkName(data.name, dirName, () => at('name'), 'directory name'));
   findings.push(...checkDescription(data.description, () => at('description')));
 
