@@ -6,7 +6,8 @@ import path from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
-import { isPlainRecord, isStringArray, lineOfKey, typeName } from './skills/field-checks.js';
+import { indexKeyPositions } from '../workflow/positions/index.js';
+import { isPlainRecord, isStringArray, typeName } from './skills/field-checks.js';
 import { nearestName } from '../diagnostics/nearest-name.js';
 import { decodeText, readFileSafely } from '../fs/safe-read.js';
 
@@ -68,14 +69,17 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
     d.push(diagnostic('SK040', `invalid TOML: ${reason}`, { file, line: e.line ?? 1, column: e.column ?? 1 }));
     return out;
   }
-  const at = (key: string) => ({ file, line: lineOfKey(text, key, 'toml') ?? 1, column: 1 });
+  // Positions come from the workflow loader's key-position index (scanned only if a finding asks).
+  const positions = indexKeyPositions(text);
+  const where = (keyPath: string[]) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
+  const at = (key: string) => where(['ai', key]);
   for (const key of Object.keys(doc)) {
-    if (key !== 'ai') d.push(diagnostic('SK042', `unknown top-level key \`${key}\` in ai.toml; settings live in an [ai] table`, at(key)));
+    if (key !== 'ai') d.push(diagnostic('SK042', `unknown top-level key \`${key}\` in ai.toml; settings live in an [ai] table`, where([key])));
   }
   const ai = doc.ai;
   if (ai === undefined) return out;
   if (!isPlainRecord(ai)) {
-    d.push(diagnostic('SK041', `\`ai\` must be a table, found ${typeName(ai)}`, at('ai')));
+    d.push(diagnostic('SK041', `\`ai\` must be a table, found ${typeName(ai)}`, where(['ai'])));
     return out;
   }
   const names = (key: string, value: unknown): string[] => {
@@ -124,7 +128,7 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
         else d.push(diagnostic('SK041', `\`max_rounds\` must be a positive integer, found ${typeName(value)}`, at(key)));
         break;
       default:
-        if ((AI_COMMANDS as readonly string[]).includes(key)) readCommandTable(key, value, out, at);
+        if ((AI_COMMANDS as readonly string[]).includes(key)) readCommandTable(key, value, out, (sub) => where(sub === undefined ? ['ai', key] : ['ai', key, sub]));
         else {
           const near = nearestName(key, AI_KEYS);
           d.push(diagnostic('SK042', `unknown key \`${key}\` in [ai]${near ? `; did you mean \`${near}\`?` : ''}`, { ...at(key), hint: `known keys: ${AI_KEYS.join(', ')}` }));
@@ -141,14 +145,14 @@ function expandHome(p: string): string {
   return p;
 }
 
-function readCommandTable(command: string, value: unknown, out: ProjectAiConfig, at: (key: string) => { file: string; line: number; column: number }): void {
+function readCommandTable(command: string, value: unknown, out: ProjectAiConfig, at: (key?: string) => { file: string; line: number; column: number }): void {
   if (!isPlainRecord(value)) {
-    out.diagnostics.push(diagnostic('SK041', `\`ai.${command}\` must be a table, found ${typeName(value)}`, at(command)));
+    out.diagnostics.push(diagnostic('SK041', `\`ai.${command}\` must be a table, found ${typeName(value)}`, at()));
     return;
   }
   for (const [key, v] of Object.entries(value)) {
     if (key === 'skills' && isStringArray(v)) out.table.commands[command] = { skills: v };
-    else if (key === 'skills') out.diagnostics.push(diagnostic('SK041', `\`ai.${command}.skills\` must be an array of strings, found ${typeName(v)}`, at(command)));
+    else if (key === 'skills') out.diagnostics.push(diagnostic('SK041', `\`ai.${command}.skills\` must be an array of strings, found ${typeName(v)}`, at(key)));
     else out.diagnostics.push(diagnostic('SK042', `unknown key \`${key}\` in [ai.${command}] (only \`skills\`)`, at(key)));
   }
 }

@@ -2,6 +2,7 @@
 // following links out of a root. Only regular files are read (a FIFO would block, /dev/zero never
 // ends); at most cap+1 bytes are read so an oversize file is detected without loading it, and a caller
 // that needs only the start of a file (a skill's front matter) reads just that.
+import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
@@ -117,14 +118,12 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Strict UTF-8 decoding; on failure, the byte offset of the first bad sequence. BOM removed, CRLF/CR → LF. */
 export function decodeText(bytes: Buffer): DecodedText {
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    return { ok: false, offset: firstInvalidUtf8(bytes) };
-  }
+  // isUtf8 + toString is a native check and a native decode: cheaper per call than a fatal
+  // TextDecoder, which matters when discovery decodes hundreds of front matters.
+  if (!isUtf8(bytes)) return { ok: false, offset: firstInvalidUtf8(bytes) };
+  let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { ok: true, text: text.replace(/\r\n?/g, '\n') };
+  return { ok: true, text: text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text };
 }
 
 function firstInvalidUtf8(bytes: Buffer): number {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAiToml, resolveProjectDir } from '../../src/ai/project.js';
@@ -18,6 +19,19 @@ describe('.oxo-flow/ai.toml', () => {
     expect(c.diagnostics).toEqual([]);
     expect(c.table).toEqual({ enabled: true, skills: ['qc-expert'], provider: 'ollama', model: 'llama3.1', commands: { lint: { skills: ['lint-helper'] } } });
     expect(c.skillPaths).toEqual([path.resolve('/p/.agents/skills')]);
+  });
+
+  it('positions come from the key-position index: a key is found in its own table, not by its first mention', () => {
+    const c = parse('[ai]\nskills = ["a"]\n\n[ai.lint]\nskills = "not-a-list"\nmodel = "x"\n');
+    expect(c.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['SK041', 5, 1],
+      ['SK042', 6, 1],
+    ]);
+  });
+
+  it('`~` in skill_paths is the home folder; globs are kept for discovery to expand', () => {
+    const c = parse('[ai]\nskill_paths = ["~/skills", "~", "vendor/bio/*"]\n');
+    expect(c.skillPaths).toEqual([path.join(os.homedir(), 'skills'), os.homedir(), path.resolve('/p/vendor/bio/*')]);
   });
 
   it('a key is an error and is not kept; unknown keys warn with a suggestion; wrong types and bad TOML are located', () => {

@@ -92,11 +92,15 @@ export function skillRoots(ctx: DiscoveryContext): SkillRoot[] {
 }
 
 export function discoverSkills(ctx: DiscoveryContext): Discovery {
-  return discoverInRoots(skillRoots(ctx), ctx.wanted);
+  return discoverInRoots(skillRoots(ctx), { ...(ctx.wanted ? { wanted: ctx.wanted } : {}), projectDir: path.resolve(ctx.projectDir) });
 }
 
-/** Discovery over explicit roots, in precedence order (also used by `ai skills validate PATH`). */
-export function discoverInRoots(rootList: readonly SkillRoot[], wanted: readonly string[] = []): Discovery {
+/**
+ * Discovery over explicit roots, in precedence order (also used by `ai skills validate PATH`).
+ * `wanted`: names listed for activation; `projectDir`: hints name paths relative to it.
+ */
+export function discoverInRoots(rootList: readonly SkillRoot[], options: { wanted?: readonly string[]; projectDir?: string } = {}): Discovery {
+  const wanted = options.wanted ?? [];
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const roots: Discovery['roots'] = [];
@@ -135,13 +139,20 @@ export function discoverInRoots(rootList: readonly SkillRoot[], wanted: readonly
         diagnostics.push(
           diagnostic('SK061', `${path.relative(rootReal, nested) || nested} is one folder deeper than skills are read in ${dir}, so it and its neighbours are not discovered`, {
             file: nested,
-            hint: `skills are read as <dir>/<name>/SKILL.md; to read a collection grouped by category, add a glob to .oxo-flow/ai.toml: skill_paths = ["${path.join(dir, '*')}"]`,
+            hint: `skills are read as <dir>/<name>/SKILL.md; to read a collection grouped by category, add a glob to .oxo-flow/ai.toml: skill_paths = ["${globFor(dir, options.projectDir)}"]`,
           }),
         );
     }
   }
   markRelations(skills);
   return { skills, diagnostics, roots };
+}
+
+/** `dir/*` as a skill_paths entry: relative to the project when inside it, else `~/...` or absolute. */
+function globFor(dir: string, projectDir: string | undefined): string {
+  const rel = projectDir ? path.relative(projectDir, dir) : '';
+  if (projectDir && rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return `${rel.split(path.sep).join('/')}/*`;
+  return path.join(dir, '*');
 }
 
 /** Each skill status and how many skills have it (every status present, zeros included). */

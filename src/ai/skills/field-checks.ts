@@ -66,11 +66,11 @@ export function isPlainRecord(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
-/** 1-based line of the first `key = ...` (TOML) or `key:` (YAML) line, searching from `fromLine`. */
-export function lineOfKey(text: string, key: string, style: 'toml' | 'yaml', fromLine = 1): number | undefined {
+/** 1-based line of the first top-level `key:` line of a YAML block (TOML files use the key-position index). */
+export function lineOfYamlKey(text: string, key: string): number | undefined {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const re = style === 'toml' ? new RegExp(`^\\s*(?:${escaped}|"${escaped}")\\s*=`) : new RegExp(`^(?:${escaped}|"${escaped}"|'${escaped}')\\s*:`);
+  const re = new RegExp(`^(?:${escaped}|"${escaped}"|'${escaped}')\\s*:`);
   const lines = text.split('\n');
-  for (let i = fromLine - 1; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
+  for (let i = 0; i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
   return undefined;
 }

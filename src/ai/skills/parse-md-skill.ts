@@ -6,7 +6,7 @@
 // code. (gray-matter was used here once, only to hand the block to js-yaml; it is gone.)
 import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfKey, typeName, unknownKeyFinding } from './field-checks.js';
+import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfYamlKey, typeName, unknownKeyFinding } from './field-checks.js';
 import { normalisePromptText } from './prompt-text.js';
 import type { ParsedSkill } from './types.js';
 
@@ -28,13 +28,12 @@ const LF = 0x0a;
  * the closing line's newline; 'none' when the file does not open with `---` (nothing more is needed
  * to report that); undefined when the closing line has not been read yet.
  */
-export function frontMatterExtent(bytes: Uint8Array): number | 'none' | undefined {
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+export function frontMatterExtent(buf: Buffer): number | 'none' | undefined {
+  const start = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   for (let i = 0; i < 3; i++) {
-    if (start + i >= bytes.length) return undefined;
-    if (bytes[start + i] !== DASH) return 'none';
+    if (start + i >= buf.length) return undefined;
+    if (buf[start + i] !== DASH) return 'none';
   }
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const firstEnd = buf.indexOf(LF, start);
   if (firstEnd === -1) return undefined;
   // A line after the first that starts with `---` closes the front matter (parseMdSkill checks it is exactly `---`).
@@ -79,7 +78,7 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
   if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
 
-  const at = (key: string) => ({ file, line: (lineOfKey(block, key, 'yaml') ?? 1) + 1, column: 1 });
+  const at = (key: string) => ({ file, line: (lineOfYamlKey(block, key) ?? 1) + 1, column: 1 });
   findings.push(...checkName(data.name, dirName, () => at('name'), 'directory name'));
   findings.push(...checkDescription(data.description, () => at('description')));
 

@@ -6,10 +6,10 @@ import {
   checkName,
   isPlainRecord,
   isStringArray,
-  lineOfKey,
   typeName,
   unknownKeyFinding,
 } from './field-checks.js';
+import { indexKeyPositions, type KeyPositions } from '../../workflow/positions/index.js';
 import { normalisePromptText } from './prompt-text.js';
 import type { McpSettings, ParsedSkill, SkillType } from './types.js';
 
@@ -19,7 +19,9 @@ export const MCP_KEYS = ['headers', 'connect_timeout_ms', 'call_timeout_ms', 'tr
 /** Parse and validate a TOML skill's text (already decoded, LF newlines). `stem` is the file name minus `.skill.toml`. */
 export function parseTomlSkill(text: string, file: string, stem: string): ParsedSkill {
   const findings: Diagnostic[] = [];
-  const at = (key: string, fromLine?: number) => ({ file, line: lineOfKey(text, key, 'toml', fromLine) ?? 1, column: 1 });
+  // Positions come from the workflow loader's key-position index (scanned only if a finding asks).
+  const positions = indexKeyPositions(text);
+  const at = (...keyPath: string[]) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
   let doc: Record<string, unknown>;
   try {
     doc = parse(text, { unsafeKeyBehaviour: 'throw' }) as Record<string, unknown>;
@@ -80,8 +82,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
   if (entry !== undefined) parsed.entry = entry;
   if (requires !== undefined) parsed.requires = requires;
 
-  const mcpLine = doc.mcp === undefined ? undefined : text.split('\n').findIndex((l) => /^\s*\[\s*mcp\s*\]/.test(l)) + 1 || undefined;
-  const mcp = readMcpTable(doc.mcp, file, text, mcpLine, findings);
+  const mcp = readMcpTable(doc.mcp, file, positions, findings);
   if (type === 'tool') {
     const url = serverUrl(requires ?? [], file, at('requires'), findings);
     if (url) parsed.mcp = { url, headers: mcp.headers, trustAnnotations: mcp.trustAnnotations, ...mcp.timeouts };
@@ -103,12 +104,12 @@ interface McpTable {
   timeouts: Pick<McpSettings, 'connectTimeoutMs' | 'callTimeoutMs'>;
 }
 
-function readMcpTable(value: unknown, file: string, text: string, fromLine: number | undefined, findings: Diagnostic[]): McpTable {
+function readMcpTable(value: unknown, file: string, positions: KeyPositions, findings: Diagnostic[]): McpTable {
   const out: McpTable = { headers: {}, trustAnnotations: true, timeouts: {} };
   if (value === undefined) return out;
-  const at = (key: string) => ({ file, line: lineOfKey(text, key, 'toml', fromLine) ?? fromLine ?? 1, column: 1 });
+  const at = (key?: string) => ({ file, ...(positions.locate(key === undefined ? ['mcp'] : ['mcp', key]) ?? { line: 1, column: 1 }) });
   if (!isPlainRecord(value)) {
-    findings.push(diagnostic('SK004', `\`mcp\` must be a table, found ${typeName(value)}`, at('mcp')));
+    findings.push(diagnostic('SK004', `\`mcp\` must be a table, found ${typeName(value)}`, at()));
     return out;
   }
   for (const [key, v] of Object.entries(value)) {
