@@ -63,7 +63,9 @@ describe('ai call: tools that run without asking', () => {
   it('a slow tool times out with the skill\'s call_timeout_ms, exit 1, and does not hang', async () => {
     const slow = makeToolSkillProject({ name: 'clinical-db', url: fixture.url, extraMcp: 'call_timeout_ms = 300' });
     try {
-      const r = await runCliAsync(['ai', 'call', 'mcp_clinical-db_slow', '--args', '{"ms":20000}'], { cwd: slow.dir, env: { OXO_FLOW_HOME: slow.home }, timeoutMs: 15_000 });
+      // The tool would answer after 200 s: only the 300 ms call timeout can end the call with MCP003,
+      // however slowly a busy host starts the CLI (no kill timer races it).
+      const r = await runCliAsync(['ai', 'call', 'mcp_clinical-db_slow', '--args', '{"ms":200000}'], { cwd: slow.dir, env: { OXO_FLOW_HOME: slow.home } });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('MCP003');
     } finally {

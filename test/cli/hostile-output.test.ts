@@ -1,11 +1,13 @@
 // Issue 8, acceptance 2: hostile names from every source (workflow, rule, sample and config values,
 // directory names, skill names, descriptions and files, MCP tool names, titles, errors and results)
-// reach every command's human output only as visible escapes. Through the built CLI.
+// reach every command's human output only as visible escapes. Each command runs in-process through the
+// same command line and exit point as the built CLI; a few cases also run the built CLI itself.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../helpers/mcp-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { json, startRawServer, type RawServer } from '../helpers/mcp-raw-server.js';
 
 // What a terminal acts on or reorders: C0 controls but tab and newline, DEL, C1, bidi controls.
@@ -112,21 +114,27 @@ const commands: [string, string[]][] = [
   ['unknown command', [`nope${EVIL}`]],
 ];
 
-describe.concurrent('no raw control, C1 or bidi character reaches a terminal', () => {
+describe('no raw control, C1 or bidi character reaches a terminal', () => {
   it.each(commands)('%s', async (_label, args) => {
-    const r = await runCliAsync(args, { cwd: project, env: env() });
+    const r = await runInProcess(args, { cwd: project, env: env() });
     const shown = r.stdout + r.stderr;
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.match(RAW), shown).toBeNull();
   });
 
+  it.each([['dry-run'], ['ai', 'tools']])('the built CLI too: %s', async (...args) => {
+    const r = await runCliAsync(args, { cwd: project, env: env() });
+    expect((r.stdout + r.stderr).match(RAW)).toBeNull();
+    expect(r.stderr).toContain('\\x1b');
+  });
+
   it('hostile text is shown as visible escapes, not dropped', async () => {
-    const r = await runCliAsync(['dry-run'], { cwd: project, env: env() });
+    const r = await runInProcess(['dry-run'], { cwd: project, env: env() });
     expect(r.stderr).toContain('wf\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202eevil\\u2066');
   });
 
   it('with colour on, our colour sequences are the only escapes (a title cannot restyle or rewrite the gate column)', async () => {
-    const r = await runCliAsync(['ai', 'tools'], { cwd: project, env: { ...env(), NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const r = await runInProcess(['ai', 'tools'], { cwd: project, env: { ...env(), NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(r.stderr).toMatch(SGR);
     expect(r.stderr.replace(SGR, '').match(RAW)).toBeNull();
     const wipe = r.stderr.split('\n').find((l) => l.includes('mcp_db_wipe'))!;
@@ -135,7 +143,7 @@ describe.concurrent('no raw control, C1 or bidi character reaches a terminal', (
   });
 
   it('JSON keeps the exact text', async () => {
-    const r = await runCliAsync(['--json', 'dry-run'], { cwd: project, env: env() });
+    const r = await runInProcess(['--json', 'dry-run'], { cwd: project, env: env() });
     const doc = JSON.parse(r.stdout) as { name: string };
     expect(doc.name).toBe(`wf${EVIL}`);
   });

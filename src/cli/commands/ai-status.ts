@@ -8,7 +8,7 @@ import type { ResolvedProvider } from '../../ai/providers/resolve.js';
 import { loadSkillContext, skillAlias, skillSha256, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { CliContext } from '../context.js';
-import type { CommandResult } from '../result.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import type { Style } from '../style.js';
 import { maskUrl } from '../../ai/secrets.js';
 import { terminalSafeLine as safe } from '../terminal-safe.js';
@@ -51,8 +51,7 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
     diagnostics.push(diagnostic('SK046', `--check: provider "${provider.kind}" was not contacted: this build has no provider client yet`));
   }
 
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
+  const outcome = outcomeOf(diagnostics);
   return {
     outcome,
     json: () => statusJson(sc, provider, Boolean(opts.all), checks),

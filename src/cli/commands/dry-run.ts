@@ -2,9 +2,9 @@
 import { planWorkflow, type JobSpec, type Plan } from '../../workflow/plan/index.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { planText, summaryLine } from '../plan-text.js';
-import type { CommandResult } from '../result.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import { noteSensitiveValues } from '../workflow-input.js';
 
 export interface DryRunOptions extends PlanOptions {
@@ -20,7 +20,7 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   const { plan, diagnostics } = planWorkflow(loaded.workflow, planSettings(opts, overrides), diskFs);
   const all = [...loaded.diagnostics, ...diagnostics];
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
-  if (plan === undefined) return addAiReview({ outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
+  if (plan === undefined) return addAiReview({ outcome: outcomeOf(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
   return addAiReview({
     outcome: 'ok',
     // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
