@@ -2,7 +2,7 @@
 // extra skill paths, provider and model; never a key).
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { parse, TomlError } from 'smol-toml';
+import { parse, type TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
 import { isPlainRecord, isStringArray, lineOfKey, typeName } from './skills/field-checks.js';

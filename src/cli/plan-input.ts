@@ -41,7 +41,7 @@ export type Loaded =
 export function splitWorkflowArg(opts: PlanOptions, cwd: string): { workflow?: string; overrides: string[] } {
   const overrides = [...(opts.overrides ?? [])];
   const wf = opts.workflow;
-  if (wf !== undefined && wf.includes('=') && !wf.endsWith('.oxoflow') && statSync(path.resolve(cwd, wf), { throwIfNoEntry: false }) === undefined) {
+  if (wf?.includes('=') && !wf.endsWith('.oxoflow') && statSync(path.resolve(cwd, wf), { throwIfNoEntry: false }) === undefined) {
     return { overrides: [wf, ...overrides] };
   }
   return wf === undefined ? { overrides } : { workflow: wf, overrides };

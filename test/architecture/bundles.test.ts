@@ -42,7 +42,7 @@ describe('command table', () => {
 
   it('each entry loads the module it names', () => {
     const source = readFileSync(path.resolve(__dirname, '../../src/cli/command-table.ts'), 'utf8');
-    const chunks = source.split(/\n  entry</).slice(1);
+    const chunks = source.split(/\n {2}entry</).slice(1);
     expect(chunks.length).toBe(COMMANDS.length);
     for (const chunk of chunks) {
       const named = /module: '([^']+)'/.exec(chunk)?.[1];

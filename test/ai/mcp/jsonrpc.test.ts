@@ -1,7 +1,7 @@
 // The protocol layer over an in-memory transport: ids, matching, schema validation, errors by kind.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { McpFailure } from '../../../src/ai/mcp/failure.js';
+import type { McpFailure } from '../../../src/ai/mcp/failure.js';
 import { JsonRpcSession } from '../../../src/ai/mcp/jsonrpc.js';
 import { MemoryTransport } from '../../helpers/mcp-memory-transport.js';
 
