@@ -101,7 +101,7 @@ const common = {
   legalComments: 'none',
   // Loaded on demand: zod on the loader's error path, the AI layer's HTTP stack, the approval
   // prompt, colour. (gray-matter is bundled into the second bundle, which alone uses it.)
-  external: ['zod', 'undici', 'eventsource-parser', 'prompts', 'chalk'],
+  external: ['zod', 'undici', 'eventsource-parser', 'chalk'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.

@@ -18,7 +18,7 @@ import type { CliContext } from './context.js';
 import type { CommandResult } from './result.js';
 
 /** core: dist/oxo-flow.cjs, the everyday commands; more: dist/oxo-flow-more.cjs, the AI layer and the occasional ones. */
-export type Bundle = 'core' | 'more';
+type Bundle = 'core' | 'more';
 
 /** Commander's parsed values: positional arguments in order, and the flags by name. */
 export interface RawArgs {
@@ -63,7 +63,7 @@ function defined<T extends Record<string, unknown>>(o: T): T {
 }
 
 /** `--samples a,b`: names, none empty. `--samples ''` is a usage error, not a list with one empty name. */
-export function samplesOption(v: unknown): Parsed<string[] | undefined> {
+function samplesOption(v: unknown): Parsed<string[] | undefined> {
   if (v === undefined) return ok(undefined);
   const names = String(v).split(',').map((s) => s.trim());
   if (names.some((n) => n === '')) {

@@ -99,7 +99,7 @@ function checkJson(st: ServerStatus | undefined): Record<string, unknown> {
   };
 }
 
-export function providerJson(p: ResolvedProvider): Record<string, unknown> {
+function providerJson(p: ResolvedProvider): Record<string, unknown> {
   return {
     kind: p.kind,
     status: p.kind === 'disabled' ? 'disabled' : 'configured',

@@ -19,7 +19,7 @@ export interface AiToolsOptions {
   project?: string;
 }
 
-export interface LoadedTools {
+interface LoadedTools {
   registry: ToolRegistry;
   active: Skill[];
   diagnostics: Diagnostic[];

@@ -32,7 +32,7 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
 }
 
 /** The --json document's fields (docs/dry-run.md documents them). */
-export function planJson(plan: Plan, shown: string): Record<string, unknown> {
+function planJson(plan: Plan, shown: string): Record<string, unknown> {
   return {
     workflow: shown,
     name: plan.workflow,
