@@ -1,9 +1,11 @@
 // Run one command line inside the test process (src/cli/main.ts runCommandLine) with captured
 // stdout/stderr, a given working directory and environment, and no terminal. The same path as the
 // built CLI from the command table to the one exit point, without a process start per case; fixture
-// servers living in the test process keep being served while the command awaits them.
+// servers living in the test process keep being served while the command awaits them. Most CLI
+// behaviour tests use this; the end-to-end tests (run-cli.ts, mcp-cli.ts) run the built CLI.
 import { PassThrough } from 'node:stream';
 import { runCommandLine } from '../../src/cli/main.js';
+import { childEnv } from './run-cli.js';
 
 export interface InProcessRun {
   code: number;
@@ -11,20 +13,25 @@ export interface InProcessRun {
   stderr: string;
 }
 
-export async function runInProcess(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<InProcessRun> {
+/** Same options and environment as runCli (the test's environment, NO_COLOR=1, plus `env`), in-process. */
+export async function runInProcess(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<InProcessRun> {
   let stdout = '';
   let stderr = '';
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NO_COLOR: '1' };
-  for (const [k, v] of Object.entries(options.env ?? {})) if (v === undefined) delete env[k];
-  else env[k] = v;
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? '');
   const code = await runCommandLine(['node', 'oxo-flow', ...args], {
-    cwd: options.cwd,
-    env,
+    cwd: options.cwd ?? process.cwd(),
+    env: childEnv(options.env),
     stdout: { write: (t) => void (stdout += t) },
     stderr: { write: (t) => void (stderr += t) },
     isTerminal: () => false,
-    stdin: new PassThrough(),
+    stdin,
     prompt: new PassThrough(),
   });
   return { code, stdout, stderr };
+}
+
+export async function runInProcessJson(args: string[], options: Parameters<typeof runInProcess>[1] = {}): Promise<InProcessRun & { json: Record<string, unknown> }> {
+  const r = await runInProcess(['--json', ...args], options);
+  return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
 }
