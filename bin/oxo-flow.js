@@ -20,10 +20,17 @@ const BUNDLE = path.join(DIST, 'oxo-flow.cjs');
 const MORE_ID = './oxo-flow-more.cjs';
 const MORE = path.join(DIST, MORE_ID);
 /**
- * Commands that live in the second bundle, which carries its own copy of the command line: they run
- * from it alone, and the core is never loaded. Every other command line goes to the core.
+ * First words of the commands that live in the second bundle, which carries its own copy of the
+ * command line: they run from it alone, and the core is never loaded. Every other command line goes
+ * to the core. Written by scripts/bundle.mjs from the command table (src/cli/command-table.ts).
  */
-const MORE_COMMANDS = new Set(['ai', 'template', 'init', 'schema', 'completions']);
+function moreCommands() {
+  try {
+    return new Set(JSON.parse(fs.readFileSync(path.join(DIST, 'more-commands.json'), 'utf8')));
+  } catch {
+    return new Set();
+  }
+}
 /** A bundle's first line names its build: `// oxo-flow build <hash>`. */
 const BUILD_LINE = /^\/\/ oxo-flow build ([0-9a-f]+)\n/;
 
@@ -64,7 +71,7 @@ function loadBundle(file) {
 /** The bundle for a command line: the first word that is not an option names the command. */
 function bundleFor(argv) {
   const command = argv.slice(2).find((arg) => !arg.startsWith('-'));
-  return MORE_COMMANDS.has(command) ? MORE : BUNDLE;
+  return moreCommands().has(command) ? MORE : BUNDLE;
 }
 
 function main() {
@@ -83,4 +90,4 @@ function main() {
 
 if (require.main === module) main();
 // scripts/code-cache.cjs writes the caches with the same loader.
-else module.exports = { BUNDLE, MORE, MORE_COMMANDS, bundleFor, loadBundle, loaded };
+else module.exports = { BUNDLE, MORE, bundleFor, loadBundle, loaded };

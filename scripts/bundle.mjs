@@ -8,8 +8,8 @@
 //   over and over (validate, lint, dry-run, graph). V8 parses every byte of it on every start, so it
 //   holds nothing else.
 // - dist/oxo-flow-more.cjs: the AI layer and the occasional commands (ai, template, init, schema,
-//   completions), with its own copy of the command line: bin/oxo-flow.js runs those commands from it
-//   alone. The core requires it when --ai asks for skills (or when one of those commands reaches the
+//   completions: the entries of the command table marked 'more'), with its own copy of the command
+//   line: bin/oxo-flow.js runs those commands from it alone. The core requires it when --ai asks for skills (or when one of those commands reaches the
 //   core anyway). Modules both need are copied into each; they hold no state that must be shared.
 //
 // Packages that only some commands need stay outside both and load on demand, except js-yaml (the
@@ -23,27 +23,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
 for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
 
-/**
- * The modules (dist/, relative) that make up the second bundle's exports. bin/oxo-flow.js routes the
- * commands of the cli/commands/ entries here (MORE_COMMANDS); a command routed to either bundle still
- * runs, since both carry the command line, so a mismatch would cost only speed.
- */
-const MORE = [
-  'cli/commands/ai-status.js',
-  'cli/commands/ai-skills.js',
-  'cli/commands/ai-tools.js',
-  'cli/commands/ai-call.js',
-  'cli/commands/template.js',
-  'cli/commands/init.js',
-  'cli/commands/schema.js',
-  'cli/commands/completions.js',
-  'cli/ai-review-run.js',
-  'cli/commands/ai-sessions.js',
-  'cli/commands/ai-setup.js',
-  'ai/skills/index.js',
-  'ai/project.js',
-  'ai/project-provider.js',
-];
+// Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
+// compiled to dist/ by tsc before this script runs). The second bundle exports the modules of its
+// commands and the AI modules the core's --ai review loads; the launcher learns from
+// dist/more-commands.json which first words to send there.
+const { COMMANDS, SHARED_MORE_MODULES } = await import(`${root}dist/cli/command-table.js`);
+const moreEntries = COMMANDS.filter((c) => c.bundle === 'more');
+const MORE = [...new Set([...moreEntries.map((c) => c.module), ...SHARED_MORE_MODULES])];
+writeFileSync(`${root}dist/more-commands.json`, `${JSON.stringify([...new Set(moreEntries.map((c) => c.path[0]))])}\n`);
 const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 
 // Node built-ins that are slow to load (each pulls in dozens of internal modules: streams, net...)
@@ -123,8 +110,9 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, moreFromCore] });
-await build({
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, moreFromCore] });
+const more = await build({
+  metafile: true,
   ...common,
   // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
@@ -132,6 +120,10 @@ await build({
   outfile: 'dist/oxo-flow-more.cjs',
   plugins: [lazyBuiltins, noJsFunctionType],
 });
+
+// What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
+const inputs = (result) => Object.keys(result.metafile.inputs).sort();
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more) }, null, 1)}\n`);
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
 // (so it never builds a second, wrapped copy of the source), under a first line that names the build

@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse, TomlError } from 'smol-toml';
+import { parse, type TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
 import { indexKeyPositions } from '../workflow/positions/index.js';

@@ -3,7 +3,7 @@
 // is scrubbed of every configured secret value (MCP headers and bearer tokens, keys read from the
 // environment, `sensitive = true` config values), because a server may echo a header back in an error.
 
-export const MASK = '***';
+const MASK = '***';
 
 // scheme://authority path ?query #fragment. The authority ends at the first `/`, `?` or `#`.
 const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s;
@@ -41,7 +41,7 @@ export function maskUrlsIn(text: string): string {
 }
 
 /** Shorter values are not secrets worth hunting for, and replacing them would mangle ordinary text. */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,16 +1,19 @@
-// The command line: every command and flag, each action a lazy import of its own module.
-// Nothing here computes; one place (emitResult) prints and picks the exit code.
-import { Command, CommanderError, Option } from 'commander';
+// The command line: builds commander's tree from the command table, runs the one command, and ends
+// every path (success, failure, usage error, internal error, Ctrl-C) through one function, finish(),
+// which prints the result (emitResult) and sets the exit code.
+import { existsSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { Command, CommanderError } from 'commander';
 import { secretsFromEnv } from '../ai/secrets.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
 import { packageVersion } from '../package-root.js';
 import { decideColor, type CliContext } from './context.js';
 import { emitResult, type Streams } from './output.js';
-import { exitCodeFor, type CommandResult } from './result.js';
-import { fdSink, isTerminal } from './std-streams.js';
+import { COMMANDS, GROUPS, commandName, type CommandEntry, type RawArgs } from './command-table.js';
+import { exitCodeFor, failure, outcomeOf, type CommandResult } from './result.js';
+import { nearestName } from '../diagnostics/nearest-name.js';
+import { fdSink, isTerminal, type TextSink } from './std-streams.js';
 import { makeStyle } from './style.js';
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 interface GlobalFlags {
   json?: boolean;
@@ -19,9 +22,35 @@ interface GlobalFlags {
   verbose?: boolean;
 }
 
+/** The outside world of one command-line run: the real process (main), or a test's stand-ins. */
+export interface Io {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: TextSink;
+  stderr: TextSink;
+  /** Whether descriptor 0 or 2 is a terminal; asked only when needed. */
+  isTerminal(fd: 0 | 2): boolean;
+  /** The streams the approval prompt reads and writes. */
+  readonly stdin: NodeJS.ReadableStream;
+  readonly prompt: NodeJS.WritableStream;
+}
+
 const stdout = fdSink(1);
 const stderr = fdSink(2);
-const streams: Streams = { stdout, stderr };
+const processIo: Io = {
+  cwd: process.cwd(),
+  env: process.env,
+  stdout,
+  stderr,
+  isTerminal,
+  // Getters: touching process.stdin builds a stream that only the approval prompt ever reads.
+  get stdin() {
+    return process.stdin;
+  },
+  get prompt() {
+    return process.stderr;
+  },
+};
 
 /**
  * True when all output has reached fds 1 and 2, so the process may exit at once (bin/oxo-flow.js
@@ -31,42 +60,42 @@ export function outputWritten(): boolean {
   return stdout.written && stderr.written;
 }
 
-function makeContext(flags: GlobalFlags, version: string): CliContext {
-  const stderrIsTTY = isTerminal(2);
+function makeContext(flags: GlobalFlags, version: string, io: Io): CliContext {
+  const stderrIsTTY = io.isTerminal(2);
   let stdinIsTTY: boolean | undefined;
   return {
-    cwd: process.cwd(),
-    env: process.env,
+    cwd: io.cwd,
+    env: io.env,
     json: Boolean(flags.json),
-    color: decideColor(process.env, flags.color, stderrIsTTY),
+    color: decideColor(io.env, flags.color, stderrIsTTY),
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),
-    // Looked up when asked (only the approval gate asks), not process.stdin.isTTY: touching
-    // process.stdin builds a stream that only the approval prompt ever reads.
+    // Looked up when asked (only the approval gate asks).
     get stdinIsTTY() {
-      return (stdinIsTTY ??= isTerminal(0));
+      return (stdinIsTTY ??= io.isTerminal(0));
     },
     stderrIsTTY,
     get stdin() {
-      return process.stdin;
+      return io.stdin;
     },
     get stderr() {
-      return process.stderr;
+      return io.prompt;
     },
     version,
     now: () => new Date(),
-    secrets: new Set(secretsFromEnv(process.env)),
+    secrets: new Set(secretsFromEnv(io.env)),
   };
 }
 
-type Runner = (ctx: CliContext) => Promise<CommandResult>;
+/** What main.ts does with a parsed command line: the table entry, commander's raw values, the command. */
+type OnRun = (entry: CommandEntry<unknown>, raw: RawArgs, cmd: Command) => Promise<void>;
 
 /**
- * The whole command tree, or (with `only`) just the named top-level command: a run that names its
- * command needs nothing else, and building all of them costs more than parsing the command line.
+ * The command tree from the table (src/cli/command-table.ts), or (with `only`) just the commands under
+ * that first word: a run that names its command needs nothing else, and building all of them costs
+ * more than parsing the command line.
  */
-export function buildProgram(version: string, onRun: (name: string, cmd: Command, run: Runner) => Promise<void>, only?: string): Command {
-  const wanted = (name: string) => only === undefined || only === name;
+export function buildProgram(version: string, onRun: OnRun, only?: string): Command {
   const program = new Command('oxo-flow')
     .description('Bioinformatics workflow engine for .oxoflow pipelines, with an opt-in AI layer')
     .version(version, '--version', 'print the version')
@@ -76,327 +105,205 @@ export function buildProgram(version: string, onRun: (name: string, cmd: Command
     .option('-v, --verbose', 'print more detail (and stack traces of internal errors)')
     .showSuggestionAfterError(true)
     .enablePositionalOptions(false);
-
-  const action = (name: string, run: (args: unknown[], opts: Record<string, unknown>) => Runner) =>
-    function (this: Command, ...args: unknown[]) {
-      const cmd = args[args.length - 1] as Command;
-      const opts = cmd.opts();
-      return onRun(name, cmd, run(args.slice(0, -2), opts));
-    };
-
-  const aiOptions = (cmd: Command) =>
-    cmd
-      .option('--ai', 'add an AI review on top of the deterministic result')
-      .option('--no-ai', 'turn off AI even when the workflow enables it')
-      .option('--skill <name>', 'activate a skill for this command (repeatable)', collect, [] as string[]);
-
-  if (wanted('validate')) {
-    aiOptions(
-      program.command('validate').argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)').description('check a workflow for errors'),
-    ).action(
-      action('validate', ([wf], opts) => async (ctx) => (await import('./commands/validate.js')).validate({ workflow: wf as string | undefined, ...opts }, ctx)),
-    );
+  const nodes = new Map<string, Command>([['', program]]);
+  const parentOf = (path: readonly string[]): Command => {
+    const key = path.slice(0, -1).join(' ');
+    let parent = nodes.get(key);
+    if (parent === undefined) {
+      const group = GROUPS.find((g) => g.path.join(' ') === key);
+      parent = parentOf(path.slice(0, -1)).command(path[path.length - 2]!).description(group?.description ?? '');
+      nodes.set(key, parent);
+    }
+    return parent;
+  };
+  for (const entry of COMMANDS) {
+    if (only !== undefined && entry.path[0] !== only) continue;
+    const cmd = parentOf(entry.path).command(entry.path[entry.path.length - 1]!, entry.isDefault ? { isDefault: true } : {});
+    entry.define(cmd).description(entry.description);
+    cmd.action(function (this: Command, ...args: unknown[]) {
+      const self = args[args.length - 1] as Command;
+      return onRun(entry, { args: args.slice(0, -2), flags: self.opts() }, self);
+    });
   }
-
-  if (wanted('lint')) {
-    aiOptions(
-      program
-        .command('lint')
-        .argument('[workflow]', 'the .oxoflow file')
-        .option('--strict', 'fail on warnings too')
-        .description('check a workflow for errors, risks and style'),
-    ).action(action('lint', ([wf], opts) => async (ctx) => (await import('./commands/lint.js')).lint({ workflow: wf as string | undefined, ...opts }, ctx)));
-  }
-
-  if (wanted('dry-run')) {
-    aiOptions(
-      program
-        .command('dry-run')
-        .argument('[workflow]', 'the .oxoflow file')
-        .argument('[overrides...]', 'config overrides KEY=VALUE')
-        .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
-        .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
-        .option('--forcerun <rule>', 'plan every job of this rule (and what follows) to run again (repeatable)', collect, [] as string[])
-        .description('show the jobs a run would execute, with their status and commands'),
-    ).action(
-      action('dry-run', ([wf, overrides], opts) => async (ctx) =>
-        (await import('./commands/dry-run.js')).dryRun({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
-      ),
-    );
-  }
-
-  if (wanted('run')) {
-    program
-      .command('run')
-      .argument('[workflow]', 'the .oxoflow file')
-      .argument('[overrides...]', 'config overrides KEY=VALUE')
-      .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
-      .option('--cores <n>', 'cores the jobs\' threads may use together (default: this machine\'s)')
-      .option('--memory <size>', 'memory the jobs may use together, e.g. 16G (default: this machine\'s)')
-      .option('-k, --keep-going', 'keep running independent jobs after a job fails')
-      .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
-      .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
-      .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
-      .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
-      .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
-      .option('--account <account>', 'Slurm account (with --executor slurm)')
-      .description('run the jobs dry-run lists, in dependency order, and record their state')
-      .action(
-        action('run', ([wf, overrides], opts) => async (ctx) =>
-          (await import('./commands/run.js')).run({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
-        ),
-      );
-  }
-
-  if (wanted('graph')) {
-    program
-      .command('graph')
-      .argument('[workflow]', 'the .oxoflow file')
-      .argument('[overrides...]', 'config overrides KEY=VALUE')
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
-      .option('--expanded', 'draw jobs (one node per sample) instead of rules')
-      .option('--samples <list>', 'comma-separated sample names (with --expanded)')
-      .description('draw the rule graph, or the job graph with --expanded')
-      .action(
-        action('graph', ([wf, overrides], opts) => async (ctx) =>
-          (await import('./commands/graph.js')).graph({ workflow: wf as string | undefined, overrides: (overrides as string[]) ?? [], ...opts }, ctx),
-        ),
-      );
-  }
-
-  if (wanted('template')) {
-    program
-      .command('template')
-      .argument('[name]', 'template to write (omit to list them)')
-      .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
-      .option('--force', 'overwrite an existing file')
-      .option('--ai <intent>', 'draft a new workflow from a description with the AI (written only once it validates)')
-      .option('--from-file <file>', 'with --ai: a file for the model to read, e.g. a sample sheet (repeatable)', collect, [] as string[])
-      .option('--skill <name>', 'with --ai: activate a skill (repeatable)', collect, [] as string[])
-      .description('list the built-in templates, write one, or draft one with --ai')
-      .action(
-        action('template', ([name], opts) => async (ctx) =>
-          (await import('./commands/template.js')).template({ name: name as string | undefined, ...opts }, ctx),
-        ),
-      );
-  }
-
-  if (wanted('init')) {
-    program
-      .command('init')
-      .argument('<name>', 'project directory to create')
-      .option('-t, --template <template>', 'built-in template to start from', 'hello-world')
-      .description('create a new project that validates and dry-runs')
-      .action(action('init', ([name], opts) => async (ctx) => (await import('./commands/init.js')).init({ name: name as string, ...opts }, ctx)));
-  }
-
-  if (wanted('schema')) {
-    program
-      .command('schema')
-      .description('print the JSON Schema of the .oxoflow format (for editor support)')
-      .action(action('schema', () => async (ctx) => (await import('./commands/schema.js')).schema({}, ctx)));
-  }
-
-  if (wanted('completions')) {
-    program
-      .command('completions')
-      .addArgument(new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-      .description('print a shell completion script')
-      .action(
-        action('completions', ([shell]) => async (ctx) =>
-          (await import('./commands/completions.js')).completions({ shell: shell as 'bash' | 'zsh' | 'fish' }, ctx),
-        ),
-      );
-  }
-
-  if (wanted('ai')) registerAi(program, action);
   return program;
 }
 
-type Action = (name: string, run: (args: unknown[], opts: Record<string, unknown>) => Runner) => (this: Command, ...args: unknown[]) => Promise<void>;
-
-function registerAi(program: Command, action: Action): void {
-  const ai = program.command('ai').description('the AI layer: skills, provider, MCP tools');
-  const projectOption = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
-  projectOption(
-    ai
-      .command('status', { isDefault: true })
-      .argument('[workflow]', 'the .oxoflow file whose [ai] table to read')
-      .option('--check', 'connect to the provider and MCP servers (network)')
-      .option('--all', 'list every built-in skill instead of a count')
-      .option('--skill <name>', 'activate a skill as --skill would (repeatable)', collect, [] as string[]),
-  )
-    .description('skills, activation, provider and MCP servers (no network unless --check)')
-    .action(
-      action('ai status', ([wf], opts) => async (ctx) =>
-        (await import('./commands/ai-status.js')).aiStatus({ workflow: wf as string | undefined, ...opts }, ctx),
-      ),
-    );
-
-  const skills = ai.command('skills').description('list, show, validate and scaffold skills');
-  projectOption(skills.command('list').option('--all', 'include every built-in skill'))
-    .description('list discovered skills with scope, format, type and status')
-    .action(action('ai skills list', (_args, opts) => async (ctx) => (await import('./commands/ai-skills.js')).skillsList(opts, ctx)));
-  projectOption(skills.command('show').argument('<name>', 'skill name or alias (project/NAME, user/NAME, builtin/NAME)'))
-    .description('print exactly the prompt block the skill would inject')
-    .action(
-      action('ai skills show', ([name], opts) => async (ctx) =>
-        (await import('./commands/ai-skills.js')).skillsShow({ name: name as string, ...opts }, ctx),
-      ),
-    );
-  projectOption(
-    skills
-      .command('validate')
-      .argument('[path]', 'a skill file, a skill directory, or a skills directory')
-      .option('--strict', 'fail on warnings too (e.g. a name that differs from its folder)'),
-  )
-    .description('validate skills and exit 1 on any invalid one')
-    .action(
-      action('ai skills validate', ([p], opts) => async (ctx) =>
-        (await import('./commands/ai-skills.js')).skillsValidate({ path: p as string | undefined, ...opts }, ctx),
-      ),
-    );
-  projectOption(
-    skills
-      .command('new')
-      .argument('<name>', 'skill name (lower-case words joined by -)')
-      .addOption(new Option('--format <format>', 'skill format').choices(['toml', 'md']).default('toml'))
-      .option('--force', 'overwrite an existing skill'),
-  )
-    .description('scaffold a valid skill in the project scope')
-    .action(
-      action('ai skills new', ([name], opts) => async (ctx) =>
-        (await import('./commands/ai-skills.js')).skillsNew({ name: name as string, ...opts }, ctx),
-      ),
-    );
-
-  ai.command('setup')
-    .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
-    .option('--model <model>', 'model name (default: the kind’s current default)')
-    .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
-    .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)')
-    .description('configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)')
-    .action(action('ai setup', (_args, opts) => async (ctx) => (await import('./commands/ai-setup.js')).aiSetup(opts, ctx)));
-
-  const sessions = ai.command('sessions').description('the AI session records of a project');
-  projectOption(sessions.command('list', { isDefault: true }))
-    .description('list the AI session records, newest first')
-    .action(action('ai sessions list', (_args, opts) => async (ctx) => (await import('./commands/ai-sessions.js')).sessionsList(opts, ctx)));
-  projectOption(sessions.command('show').argument('<id>', 'session id as listed by `oxo-flow ai sessions`'))
-    .description('print one session: provider, skills, tools, each call with its approval decision, usage')
-    .action(
-      action('ai sessions show', ([id], opts) => async (ctx) =>
-        (await import('./commands/ai-sessions.js')).sessionsShow({ id: id as string, ...opts }, ctx),
-      ),
-    );
-
-  projectOption(
-    ai
-      .command('tools')
-      .argument('[workflow]', 'the .oxoflow file whose [ai] skills to use')
-      .option('--mcp <server>', 'also inspect an MCP server: URL or NAME=URL (repeatable)', collect, [] as string[])
-      .option('--skill <name>', 'activate a skill (repeatable)', collect, [] as string[]),
-  )
-    .description('every tool the model would get, with its approval gate')
-    .action(
-      action('ai tools', ([wf], opts) => async (ctx) => (await import('./commands/ai-tools.js')).aiTools({ workflow: wf as string | undefined, ...opts }, ctx)),
-    );
-
-  projectOption(
-    ai
-      .command('call')
-      .argument('<tool>', 'tool name as listed by `oxo-flow ai tools`')
-      .argument('[workflow]', 'the .oxoflow file whose [ai] skills to use')
-      .option('--args <json>', 'tool arguments as a JSON object', '{}')
-      .option('--mcp <server>', 'an MCP server: URL or NAME=URL (repeatable)', collect, [] as string[])
-      .option('--skill <name>', 'activate a skill (repeatable)', collect, [] as string[]),
-  )
-    .description('call one tool through the approval gate')
-    .action(
-      action('ai call', ([tool, wf], opts) => async (ctx) =>
-        (await import('./commands/ai-call.js')).aiCall({ tool: tool as string, workflow: wf as string | undefined, ...opts }, ctx),
-      ),
-    );
+/** Entry point used by bin/oxo-flow.js: the real process, and Ctrl-C handled. */
+export async function main(argv: string[]): Promise<void> {
+  process.exitCode = await runCommandLine(argv, processIo, { handleInterrupt: true });
 }
 
-/** Entry point used by bin/oxo-flow.js. */
-export async function main(argv: string[]): Promise<void> {
+/** One command line, start to end; returns the exit code. Tests call it in-process with their own Io. */
+export async function runCommandLine(argv: string[], io: Io, options: { handleInterrupt?: boolean } = {}): Promise<number> {
   const version = packageVersion();
-  const wantsJson = argv.includes('--json');
-  let exitCode = 0;
-  let ran = false;
-
-  const onRun = async (name: string, cmd: Command, run: Runner) => {
-    ran = true;
-    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version);
-    try {
-      const result = await run(ctx);
-      const style = makeStyle(ctx.color && !ctx.json);
-      exitCode = emitResult(name, result, ctx, streams, style);
+  const streams: Streams = { stdout: io.stdout, stderr: io.stderr };
+  let name = commandNameFrom(argv);
+  let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io);
+  let exitCode: number | undefined;
+  /** The one exit point: print the result (one JSON document with --json) and decide the exit code. */
+  const finish = (result: CommandResult): void => {
+    if (exitCode !== undefined) return;
+    exitCode = emitResult(name, result, ctx, streams, makeStyle(ctx.color && !ctx.json));
+  };
+  // Ctrl-C, for every command: the result says so (CLI130) and the process ends with 130 at once,
+  // whatever was in flight (an MCP connection, say).
+  const onInterrupt = () => {
+    finish(failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
+    process.exit(130);
+  };
+  if (options.handleInterrupt) process.once('SIGINT', onInterrupt);
+  try {
+    await parseAndRun(argv, version, io, {
+      named: (n) => (name = n),
+      context: (c) => (ctx = c),
+      finish,
       // The --ai review streams after the deterministic output, which is already complete.
-      if (result.after && !ctx.json && (await result.after(streams.stderr, style)) === 'interrupted') exitCode = exitCodeFor('interrupted');
+      after: async (run) => {
+        if ((await run(io.stderr, makeStyle(ctx.color && !ctx.json))) === 'interrupted') exitCode = exitCodeFor('interrupted');
+      },
+    });
+  } catch (err) {
+    finish(internalError(name, err, ctx));
+  } finally {
+    if (options.handleInterrupt) process.removeListener('SIGINT', onInterrupt);
+  }
+  return exitCode ?? 0;
+}
+
+interface Hooks {
+  named(name: string): void;
+  context(ctx: CliContext): void;
+  finish(result: CommandResult): void;
+  after(run: NonNullable<CommandResult['after']>): Promise<void>;
+}
+
+async function parseAndRun(argv: string[], version: string, io: Io, hooks: Hooks): Promise<void> {
+  const unknown = unknownSubcommand(argv, io.cwd);
+  if (unknown !== undefined) {
+    hooks.named(unknown.group);
+    return hooks.finish(unknown.result);
+  }
+  let ran = false;
+  const onRun: OnRun = async (entry, raw, cmd) => {
+    ran = true;
+    const name = commandName(entry.path);
+    hooks.named(name);
+    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version, io);
+    hooks.context(ctx);
+    const parsed = entry.options(raw);
+    if (!parsed.ok) return hooks.finish({ outcome: outcomeOf(parsed.diagnostics), json: {}, diagnostics: parsed.diagnostics });
+    try {
+      const run = await entry.load();
+      const result = await run(parsed.options, ctx);
+      hooks.finish(result);
+      if (result.after && !ctx.json) await hooks.after(result.after);
     } catch (err) {
-      exitCode = reportInternalError(name, err, ctx);
+      hooks.finish(internalError(name, err, ctx));
     }
   };
   let program = buildProgram(version, onRun, namedCommand(argv));
   // Not a command name after all (a typo, `help`): the whole tree, for help and suggestions.
   if (program.commands.length === 0) program = buildProgram(version, onRun);
-  program.exitOverride();
   let usageText = '';
-  program.configureOutput({
-    writeOut: (s) => streams.stdout.write(s),
-    writeErr: (s) => {
-      usageText += s;
-    },
-  });
-  for (const sub of program.commands) {
-    sub.exitOverride();
-    sub.configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => (usageText += s) });
-    for (const subsub of sub.commands) {
-      subsub.exitOverride();
-      subsub.configureOutput({ writeOut: (s) => streams.stdout.write(s), writeErr: (s) => (usageText += s) });
-    }
-  }
+  const quiet = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => (usageText += s) });
+    cmd.commands.forEach(quiet);
+  };
+  quiet(program);
 
   try {
     await program.parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
-        process.exitCode = 0;
-        return;
-      }
-      if (err.code === 'commander.help') {
-        // A command group called without a subcommand: its help is the answer, but it is still a usage error.
-        streams.stderr.write(usageText);
-        process.exitCode = 2;
-        return;
-      }
-      if (err.code === 'commander.executeSubCommandAsync') return;
-      const message = (usageText || err.message).replace(/^error:\s*/i, '').trim();
-      const [first = message, ...rest] = message.split('\n');
-      const suggestion = /\(Did you mean (.+?)\?\)/.exec(message)?.[1];
-      const ctx = makeContext({ json: wantsJson, color: !argv.includes('--no-color') }, version);
-      const result: CommandResult = {
-        outcome: 'usage',
-        json: {},
-        diagnostics: [
-          diagnostic('CLI001', first, suggestion ? { hint: `did you mean ${suggestion}? (see \`oxo-flow --help\`)` } : {}),
-        ],
-        human: () => rest.filter((line) => !line.startsWith('(Did you mean')).join('\n'),
-      };
-      process.exitCode = emitResult(commandNameFrom(argv), result, ctx, streams, makeStyle(ctx.color && !ctx.json));
-      return;
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return hooks.finish({ outcome: 'ok', json: {} });
+    if (err.code === 'commander.help') {
+      // A group called without a subcommand: its help is the answer, but it is still a usage error.
+      hooks.named(groupWords(argv) || 'oxo-flow');
+      return hooks.finish(missingSubcommand(argv, usageText));
     }
-    throw err;
+    const message = (usageText || err.message).replace(/^error:\s*/i, '').trim();
+    const [first = message, ...rest] = message.split('\n');
+    const suggestion = /\(Did you mean (.+?)\?\)/.exec(message)?.[1];
+    return hooks.finish({
+      outcome: 'usage',
+      json: {},
+      diagnostics: [diagnostic('CLI001', first, suggestion ? { hint: `did you mean ${suggestion}? (see \`oxo-flow --help\`)` } : {})],
+      human: () => rest.filter((line) => !line.startsWith('(Did you mean')).join('\n'),
+    });
   }
   if (!ran) {
     program.outputHelp({ error: true });
-    process.exitCode = 2;
-    return;
+    hooks.named(groupWords(argv) || 'oxo-flow');
+    hooks.finish(missingSubcommand(argv, usageText));
   }
-  process.exitCode = exitCode;
+}
+
+/** The words of the command line that are not flags: `ai skills` for `--json ai skills`. */
+function groupWords(argv: string[]): string {
+  return argv
+    .slice(2)
+    .filter((a) => !a.startsWith('-'))
+    .join(' ');
+}
+
+/** `oxo-flow` or `oxo-flow ai skills` alone: the help, as a usage error (exit 2, one JSON document with --json). */
+function missingSubcommand(argv: string[], helpText: string): CommandResult {
+  const group = GROUPS.find((g) => g.path.join(' ') === groupWords(argv));
+  const children = group ? subcommandsOf(group.path) : [...new Set(COMMANDS.map((c) => c.path[0]!))];
+  const where = group ? `oxo-flow ${group.path.join(' ')}` : 'oxo-flow';
+  return {
+    outcome: 'usage',
+    json: {},
+    diagnostics: [diagnostic('CLI001', `${where} needs a command: ${children.join(', ')}`, { hint: `see \`${where} --help\`` })],
+    human: () => helpText,
+  };
+}
+
+/** The words one level under a group. */
+function subcommandsOf(path: readonly string[]): string[] {
+  const under = [...COMMANDS, ...GROUPS].filter((e) => e.path.length === path.length + 1 && e.path.slice(0, -1).join(' ') === path.join(' '));
+  return [...new Set(under.map((e) => e.path[path.length]!))];
+}
+
+/**
+ * `oxo-flow ai tool`, `ai skill list`: a word under a group that names none of its commands. Commander
+ * would hand it to the group's default command as a workflow argument; unless it is one (an existing
+ * path or a `.oxoflow` name), it is an unknown command, with the nearest name suggested.
+ */
+function unknownSubcommand(argv: string[], cwd: string): { group: string; result: CommandResult } | undefined {
+  const args = argv.slice(2);
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith('-')) i++;
+  const path: string[] = [];
+  for (; i < args.length; i++) {
+    const word = args[i]!;
+    if (word.startsWith('-')) return undefined;
+    if (path.length > 0) {
+      const children = subcommandsOf(path);
+      if (!children.includes(word)) {
+        const hasDefault = COMMANDS.some((c) => c.isDefault && c.path.slice(0, -1).join(' ') === path.join(' '));
+        if (hasDefault && (word.endsWith('.oxoflow') || existsSync(resolvePath(cwd, word)))) return undefined;
+        const near = nearestName(word, children);
+        const group = path.join(' ');
+        return {
+          group,
+          result: {
+            outcome: 'usage',
+            json: {},
+            diagnostics: [
+              diagnostic('CLI001', `unknown command 'oxo-flow ${group} ${word}'`, {
+                hint: near !== undefined ? `did you mean \`oxo-flow ${group} ${near}\`? (see \`oxo-flow ${group} --help\`)` : `the commands are: ${children.join(', ')}`,
+              }),
+            ],
+          },
+        };
+      }
+    }
+    path.push(word);
+    if (!GROUPS.some((g) => g.path.join(' ') === path.join(' '))) return undefined;
+  }
+  return undefined;
 }
 
 /** The first word of the command line, unless a help flag comes first (root help lists every command). */
@@ -412,15 +319,15 @@ function commandNameFrom(argv: string[]): string {
   return argv.slice(2).find((a) => !a.startsWith('-')) ?? 'oxo-flow';
 }
 
-function reportInternalError(name: string, err: unknown, ctx: CliContext): number {
+/** A bug: exit 1 with CLI030 and the message (the stack with -v), in the same JSON document as every result. */
+export function internalError(name: string, err: unknown, ctx: CliContext): CommandResult {
   const e = err instanceof Error ? err : new Error(String(err));
-  const message = `internal error in \`oxo-flow ${name}\`: ${e.message}. This is a bug, please report it with this output (oxo-flow ${ctx.version}, Node ${process.version}).`;
-  if (ctx.json) {
-    streams.stdout.write(
-      `${JSON.stringify({ schema_version: 1, command: name, ok: false, exit_code: 1, internal_error: { message: e.message } }, null, 2)}\n`,
-    );
-  }
-  streams.stderr.write(`${message}\n`);
-  if (ctx.verbose && e.stack) streams.stderr.write(`${e.stack}\n`);
-  return 1;
+  return {
+    outcome: 'failed',
+    json: { internal_error: { message: e.message } },
+    diagnostics: [
+      diagnostic('CLI030', `internal error in \`oxo-flow ${name}\`: ${e.message}. This is a bug, please report it with this output (oxo-flow ${ctx.version}, Node ${process.version}).`),
+    ],
+    human: () => (ctx.verbose && e.stack ? e.stack : ''),
+  };
 }

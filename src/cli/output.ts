@@ -8,7 +8,7 @@ import type { Style } from './style.js';
 import { redactSecrets } from '../ai/secrets.js';
 import { terminalSafe, terminalSafeStyled } from './terminal-safe.js';
 
-export const JSON_SCHEMA_VERSION = 1;
+const JSON_SCHEMA_VERSION = 1;
 
 export interface Streams {
   stdout: TextSink;

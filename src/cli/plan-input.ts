@@ -29,7 +29,8 @@ export interface PlanOptions {
   workflow?: string;
   overrides?: string[];
   target?: string[];
-  samples?: string;
+  /** Sample names from --samples, already split and checked (none empty). */
+  samples?: string[];
 }
 
 export type Loaded =
@@ -40,7 +41,7 @@ export type Loaded =
 export function splitWorkflowArg(opts: PlanOptions, cwd: string): { workflow?: string; overrides: string[] } {
   const overrides = [...(opts.overrides ?? [])];
   const wf = opts.workflow;
-  if (wf !== undefined && wf.includes('=') && !wf.endsWith('.oxoflow') && statSync(path.resolve(cwd, wf), { throwIfNoEntry: false }) === undefined) {
+  if (wf?.includes('=') && !wf.endsWith('.oxoflow') && statSync(path.resolve(cwd, wf), { throwIfNoEntry: false }) === undefined) {
     return { overrides: [wf, ...overrides] };
   }
   return wf === undefined ? { overrides } : { workflow: wf, overrides };
@@ -57,13 +58,7 @@ export async function loadChecked(arg: string | undefined, ctx: CliContext): Pro
 
 export function planSettings(opts: PlanOptions, overrides: string[]): PlanSettings {
   const settings: PlanSettings = { overrides, targets: opts.target ?? [], cpus: availableParallelism() };
-  if (opts.samples !== undefined) settings.samples = opts.samples.split(',');
+  if (opts.samples !== undefined) settings.samples = opts.samples;
   return settings;
 }
 
-/** Errors the user made on the command line (exit 2) versus errors in the workflow (exit 1). */
-export function outcomeFor(diagnostics: readonly Diagnostic[]): Outcome {
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length === 0) return 'ok';
-  return errors.some((d) => d.code.startsWith('CLI')) ? 'usage' : 'failed';
-}

@@ -6,7 +6,7 @@ import type { Style } from './style.js';
 import { terminalSafeLine as safe } from './terminal-safe.js';
 
 /** Jobs of one rule shown in full per phase before the rest are folded. */
-export const SHOWN_PER_RULE = 3;
+const SHOWN_PER_RULE = 3;
 
 export function planText(plan: Plan, style: Style, options: { verbose: boolean; workflowArg: string }): string {
   const lines: string[] = [];

@@ -1,5 +1,7 @@
+import type { ExitClass } from '../diagnostics/code-info.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { TextSink } from './std-streams.js';
+import { codeInfo } from '../diagnostics/registry.js';
 import type { Style } from './style.js';
 
 /** ok → 0; failed (workflow errors, lint failure, refused call) → 1; usage (bad flags, unreadable input) → 2. */
@@ -42,6 +44,22 @@ export function exitCodeFor(outcome: Outcome): number {
     case 'interrupted':
       return 130;
   }
+}
+
+const RANK: Record<Outcome, number> = { ok: 0, failed: 1, usage: 2, interrupted: 3 };
+
+/**
+ * How a set of findings ends a command: its errors' exit classes from the registry (a code without
+ * one means failed), the gravest winning: interrupted, then usage, then failed. No error: ok.
+ */
+export function outcomeOf(diagnostics: readonly Diagnostic[]): Outcome {
+  let outcome: Outcome = 'ok';
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const exit: ExitClass = codeInfo(d.code).exit ?? 'failed';
+    if (RANK[exit] > RANK[outcome]) outcome = exit;
+  }
+  return outcome;
 }
 
 /** A result that carries only diagnostics, e.g. a file that could not be read. */

@@ -143,7 +143,6 @@ export interface Pair {
 
 /** Commands that may have their own `[ai.<command>]` skills list. */
 export const AI_COMMANDS = ['validate', 'lint', 'dry-run', 'template', 'run'] as const;
-export type AiCommand = (typeof AI_COMMANDS)[number];
 
 export interface AiTable {
   enabled?: boolean;

@@ -44,7 +44,7 @@ class WhenSyntaxError {
 }
 
 const WORD_START = /[A-Za-z_]/;
-const WORD_CHAR = /[A-Za-z0-9_.\-]/;
+const WORD_CHAR = /[A-Za-z0-9_.-]/;
 const DIGIT = /[0-9]/;
 /** Deep nesting is legal but pointless; the cap keeps the recursive parser far from the stack limit. */
 const MAX_DEPTH = 64;

@@ -103,7 +103,7 @@ describe('layering', () => {
       for (const spec of staticImports(file)) {
         const target = resolveLocal(file, spec);
         const trel = target && path.relative(SRC, target);
-        if (trel && trel.startsWith('cli/') && trel !== 'cli/terminal-safe.ts') offenders.push(`${path.relative(SRC, file)} → ${spec}`);
+        if (trel?.startsWith('cli/') && trel !== 'cli/terminal-safe.ts') offenders.push(`${path.relative(SRC, file)} → ${spec}`);
       }
     }
     expect(offenders).toEqual([]);

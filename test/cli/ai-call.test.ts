@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVAL_PROMPT } from '../../src/ai/approval/prompt.js';
 import { runCliAsync, runCliInPty } from '../helpers/mcp-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeToolSkillProject, type ToolSkillProject } from '../helpers/mcp-project.js';
 import { startSdkFixture, type SdkFixture } from '../helpers/mcp-sdk-server.js';
 
@@ -30,31 +31,31 @@ const deletes = (gene = 'BRCA1') => fixture.calls.filter((c) => c.name === 'dele
 
 describe('ai call: tools that run without asking', () => {
   it('a read-only tool runs, prints its result on stdout and logs the decision', async () => {
-    const r = await runCliAsync(['ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"BRCA1"}'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"BRCA1"}'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('gene BRCA1: chr17');
     expect(r.stderr).toContain('ran without asking');
-    const j = await runCliAsync(['--json', 'ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"TP53"}'], { cwd: project.dir, env: env({ CI: '1' }) });
+    const j = await runInProcess(['--json', 'ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"TP53"}'], { cwd: project.dir, env: env({ CI: '1' }) });
     expect(JSON.parse(j.stdout)).toMatchObject({ ok: true, decision: 'auto', result: { is_error: false } });
   });
 
   it('a tool error (isError) exits 1 and shows the tool\'s message', async () => {
-    const r = await runCliAsync(['--json', 'ai', 'call', 'mcp_clinical-db_fail'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['--json', 'ai', 'call', 'mcp_clinical-db_fail'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'auto', result: { is_error: true, text: 'database offline' } });
   });
 
   it('built-in validate_workflow runs on a TOML text', async () => {
-    const r = await runCliAsync(['--json', 'ai', 'call', 'validate_workflow', '--args', JSON.stringify({ toml: 'this is = = not toml' })], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['--json', 'ai', 'call', 'validate_workflow', '--args', JSON.stringify({ toml: 'this is = = not toml' })], { cwd: project.dir, env: env() });
     expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'auto', result: { is_error: false } });
     expect((JSON.parse(r.stdout) as { result: { text: string } }).result.text).toMatch(/^invalid: 1 error/);
   });
 
   it('bad --args and unknown tools are usage errors', async () => {
-    const bad = await runCliAsync(['ai', 'call', 'mcp_clinical-db_lookup', '--args', '[1,2]'], { cwd: project.dir, env: env() });
+    const bad = await runInProcess(['ai', 'call', 'mcp_clinical-db_lookup', '--args', '[1,2]'], { cwd: project.dir, env: env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('TOOL002');
-    const unknown = await runCliAsync(['ai', 'call', 'mcp_clinical-db_lookupp'], { cwd: project.dir, env: env() });
+    const unknown = await runInProcess(['ai', 'call', 'mcp_clinical-db_lookupp'], { cwd: project.dir, env: env() });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('TOOL001');
     expect(unknown.stderr).toContain('mcp_clinical-db_lookup');
@@ -63,7 +64,9 @@ describe('ai call: tools that run without asking', () => {
   it('a slow tool times out with the skill\'s call_timeout_ms, exit 1, and does not hang', async () => {
     const slow = makeToolSkillProject({ name: 'clinical-db', url: fixture.url, extraMcp: 'call_timeout_ms = 300' });
     try {
-      const r = await runCliAsync(['ai', 'call', 'mcp_clinical-db_slow', '--args', '{"ms":20000}'], { cwd: slow.dir, env: { OXO_FLOW_HOME: slow.home }, timeoutMs: 15_000 });
+      // The tool would answer after 200 s: only the 300 ms call timeout can end the call with MCP003,
+      // however slowly a busy host starts the CLI (no kill timer races it).
+      const r = await runInProcess(['ai', 'call', 'mcp_clinical-db_slow', '--args', '{"ms":200000}'], { cwd: slow.dir, env: { OXO_FLOW_HOME: slow.home } });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('MCP003');
     } finally {

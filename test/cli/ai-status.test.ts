@@ -4,11 +4,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeSkillTree, mdSkill, tomlSkill, writeMd, writeToml, type SkillTree } from '../helpers/skills-fixtures.js';
-import { runCli, runCliJson } from '../helpers/run-cli.js';
+import { runInProcess as runCli, runInProcessJson as runCliJson } from '../helpers/run-in-process.js';
 
 let t: SkillTree;
 let env: Record<string, string | undefined>;
-beforeEach(() => {
+beforeEach(async () => {
   t = makeSkillTree();
   env = {
     OXO_FLOW_HOME: t.homeDir,
@@ -42,8 +42,8 @@ shell = "echo hi > {output}"
 `;
 
 describe('oxo-flow ai (status)', () => {
-  it('lists every skill with scope, format, type, status and activity, and DISABLED with how to enable it', () => {
-    const r = runCli(['ai'], { cwd: t.projectDir, env });
+  it('lists every skill with scope, format, type, status and activity, and DISABLED with how to enable it', async () => {
+    const r = await runCli(['ai'], { cwd: t.projectDir, env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/rnaseq-reviewer\s+project\s+SKILL\.md\s+knowledge\s+ok\s+no/);
@@ -51,11 +51,11 @@ describe('oxo-flow ai (status)', () => {
     expect(r.stderr).toContain('Status: DISABLED');
     expect(r.stderr).toContain('export OXO_FLOW_AI_PROVIDER');
     expect(r.stderr).toMatch(/\+ 10 built-in skills \(10 ok\); list them with --all/);
-    expect(runCli(['ai', 'status', '--all'], { cwd: t.projectDir, env }).stderr).toMatch(/fastq-qc\s+builtin\s+SKILL\.md/);
+    expect((await runCli(['ai', 'status', '--all'], { cwd: t.projectDir, env })).stderr).toMatch(/fastq-qc\s+builtin\s+SKILL\.md/);
   });
 
-  it('--json gives it all in one document', () => {
-    const r = runCliJson(['ai', 'status'], { cwd: t.projectDir, env });
+  it('--json gives it all in one document', async () => {
+    const r = await runCliJson(['ai', 'status'], { cwd: t.projectDir, env });
     expect(r.code).toBe(0);
     const j = r.json as Record<string, any>;
     expect(j).toMatchObject({ command: 'ai status', ok: true, network: false, provider: { kind: 'disabled', status: 'disabled', key_present: false } });
@@ -66,10 +66,10 @@ describe('oxo-flow ai (status)', () => {
     expect(j.builtin).toEqual({ count: 10, ok: 10, listed: false });
   });
 
-  it('activates exactly the names from ai.toml, the workflow and --skill, with one warning per bad name', () => {
+  it('activates exactly the names from ai.toml, the workflow and --skill, with one warning per bad name', async () => {
     writeFileSync(path.join(t.projectDir, '.oxo-flow', 'ai.toml'), '[ai]\nskills = ["qc-expert", "qc-exprt"]\n');
     writeFileSync(path.join(t.projectDir, 'main.oxoflow'), WORKFLOW);
-    const r = runCliJson(['ai', 'status', '--skill', 'builtin/fastq-qc', '--skill', 'qc-exprt'], { cwd: t.projectDir, env });
+    const r = await runCliJson(['ai', 'status', '--skill', 'builtin/fastq-qc', '--skill', 'qc-exprt'], { cwd: t.projectDir, env });
     expect(r.code).toBe(0);
     const j = r.json as Record<string, any>;
     expect(j.activation.active.map((a: any) => a.alias)).toEqual(['user/qc-expert', 'project/rnaseq-reviewer', 'builtin/fastq-qc']);
@@ -95,8 +95,8 @@ describe('oxo-flow ai (status)', () => {
         tomlSkill('clinical-db', { skill_type: '"tool"', requires: JSON.stringify([`mcp://127.0.0.1:${port}/mcp`]) }) + '[mcp]\nheaders = { Authorization = "Bearer ${TOKEN}" }\n',
       );
       const keyed = { ...env, OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sk-very-secret-value' };
-      const human = runCli(['ai', '--skill', 'clinical-db'], { cwd: t.projectDir, env: keyed });
-      const json = runCliJson(['ai', '--skill', 'clinical-db'], { cwd: t.projectDir, env: keyed });
+      const human = await runCli(['ai', '--skill', 'clinical-db'], { cwd: t.projectDir, env: keyed });
+      const json = await runCliJson(['ai', '--skill', 'clinical-db'], { cwd: t.projectDir, env: keyed });
       expect(human.code).toBe(0);
       expect(human.stderr).toContain('Provider: openai');
       expect(human.stderr).toContain('API key:  present (OPENAI_API_KEY)');
@@ -111,9 +111,9 @@ describe('oxo-flow ai (status)', () => {
     }
   });
 
-  it('an unparsable ai.toml is exit 2 with file:line:col; the skills are still listed', () => {
+  it('an unparsable ai.toml is exit 2 with file:line:col; the skills are still listed', async () => {
     writeFileSync(path.join(t.projectDir, '.oxo-flow', 'ai.toml'), '[ai]\nskills = [\n');
-    const r = runCli(['ai'], { cwd: t.projectDir, env });
+    const r = await runCli(['ai'], { cwd: t.projectDir, env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.oxo-flow\/ai\.toml:\d+:\d+: error SK040/);
     expect(r.stderr).toContain('rnaseq-reviewer');

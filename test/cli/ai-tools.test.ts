@@ -1,6 +1,6 @@
-// `oxo-flow ai tools` end to end: the built CLI against the SDK fixture server.
+// `oxo-flow ai tools` against the SDK fixture server, run in-process through the real command line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliAsync } from '../helpers/mcp-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { makeToolSkillProject, type ToolSkillProject } from '../helpers/mcp-project.js';
 import { startSdkFixture, type SdkFixture } from '../helpers/mcp-sdk-server.js';
 
@@ -21,7 +21,7 @@ const env = () => ({ OXO_FLOW_HOME: project.home, CLINICAL_DB_TOKEN: TOKEN });
 
 describe('oxo-flow ai tools', () => {
   it('lists built-in and MCP tools of an activated tool skill, with annotations and gate (JSON)', async () => {
-    const r = await runCliAsync(['--json', 'ai', 'tools'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['--json', 'ai', 'tools'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { tools: { name: string; gate: string; annotations: Record<string, unknown>; origin: Record<string, unknown> }[]; servers: { ok: boolean }[] };
     const byName = new Map(doc.tools.map((t) => [t.name, t]));
@@ -35,7 +35,7 @@ describe('oxo-flow ai tools', () => {
   });
 
   it('human output names each tool and whether it runs freely or needs approval', async () => {
-    const r = await runCliAsync(['ai', 'tools'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['ai', 'tools'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/mcp_clinical-db_lookup\s+runs freely/);
     expect(r.stderr).toMatch(/mcp_clinical-db_delete_records\s+needs approval/);
@@ -43,11 +43,11 @@ describe('oxo-flow ai tools', () => {
   });
 
   it('a missing or wrong token gives one clear auth error, never the token, and exit 1', async () => {
-    const missing = await runCliAsync(['ai', 'tools'], { cwd: project.dir, env: { OXO_FLOW_HOME: project.home } });
+    const missing = await runInProcess(['ai', 'tools'], { cwd: project.dir, env: { OXO_FLOW_HOME: project.home } });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('MCP014');
     expect(missing.stderr).toContain('CLINICAL_DB_TOKEN');
-    const wrong = await runCliAsync(['ai', 'tools'], { cwd: project.dir, env: { OXO_FLOW_HOME: project.home, CLINICAL_DB_TOKEN: 'wrong-secret-value' } });
+    const wrong = await runInProcess(['ai', 'tools'], { cwd: project.dir, env: { OXO_FLOW_HOME: project.home, CLINICAL_DB_TOKEN: 'wrong-secret-value' } });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('MCP005');
     expect(wrong.stderr).toContain('error="invalid_token"');
@@ -58,7 +58,7 @@ describe('oxo-flow ai tools', () => {
   it('--mcp NAME=URL inspects a server ad hoc; an unreachable one is reported once while the others work', async () => {
     const open = await startSdkFixture({ mode: 'json' });
     try {
-      const r = await runCliAsync(['--json', 'ai', 'tools', '--mcp', `lab=${open.url}`, '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
+      const r = await runInProcess(['--json', 'ai', 'tools', '--mcp', `lab=${open.url}`, '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
       expect(r.code).toBe(1);
       const doc = JSON.parse(r.stdout) as { tools: { name: string }[]; servers: { name: string; ok: boolean; error?: { code: string } }[]; diagnostics: { code: string }[] };
       expect(doc.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp_lab_lookup', 'mcp_clinical-db_lookup']));
@@ -70,7 +70,7 @@ describe('oxo-flow ai tools', () => {
   });
 
   it('a bad --mcp value is a usage error (exit 2)', async () => {
-    const r = await runCliAsync(['ai', 'tools', '--mcp', 'ftp://example.org/x'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['ai', 'tools', '--mcp', 'ftp://example.org/x'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('MCP001');
   });
@@ -78,7 +78,7 @@ describe('oxo-flow ai tools', () => {
 
 describe('oxo-flow ai call with one server down', () => {
   it('calls the working server and warns once (TOOL006) about the other', async () => {
-    const r = await runCliAsync(['--json', 'ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"KRAS"}', '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['--json', 'ai', 'call', 'mcp_clinical-db_lookup', '--args', '{"gene":"KRAS"}', '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { decision: string; diagnostics: { code: string; severity: string; message: string }[] };
     expect(doc.decision).toBe('auto');
@@ -86,7 +86,7 @@ describe('oxo-flow ai call with one server down', () => {
   });
 
   it('calling a tool of the server that is down reports that server\'s failure, exit 1', async () => {
-    const r = await runCliAsync(['ai', 'call', 'mcp_gone_anything', '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
+    const r = await runInProcess(['ai', 'call', 'mcp_gone_anything', '--mcp', 'gone=http://127.0.0.1:9/mcp'], { cwd: project.dir, env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error MCP002');
     expect(r.stderr).not.toContain('TOOL001');

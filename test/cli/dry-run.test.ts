@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, touch } from '../helpers/plan-workflow.js';
-import { runCli, runCliJson } from '../helpers/run-cli.js';
+import { runInProcess as runCli, runInProcessJson as runCliJson } from '../helpers/run-in-process.js';
 
 const WF = `[workflow]
 name = "demo"
@@ -51,12 +51,12 @@ function project(text = WF): string {
 }
 
 describe('oxo-flow dry-run', () => {
-  it('prints phases, statuses, rendered commands and a summary; exit 0', () => {
+  it('prints phases, statuses, rendered commands and a summary; exit 0', async () => {
     const dir = project();
     touch(dir, 'raw/S1.fq', 100);
     touch(dir, 'raw/S2.fq', 100);
     touch(dir, 'trimmed/S1.fq', 50);
-    const r = runCli(['dry-run'], { cwd: dir });
+    const r = await runCli(['dry-run'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Phase 1');
@@ -72,9 +72,9 @@ describe('oxo-flow dry-run', () => {
     expect(r.stderr).not.toContain('oxo-flow run');
   });
 
-  it('--json gives the documented document', () => {
+  it('--json gives the documented document', async () => {
     const dir = project();
-    const r = runCliJson(['dry-run', 'main.oxoflow', 'run_qc=true', '-t', 'qc'], { cwd: dir });
+    const r = await runCliJson(['dry-run', 'main.oxoflow', 'run_qc=true', '-t', 'qc'], { cwd: dir });
     expect(r.code).toBe(0);
     const jobs = r.json.jobs as Record<string, unknown>[];
     expect(jobs.map((j) => j.id)).toEqual(['trim[sample=S1]', 'trim[sample=S2]', 'qc[sample=S1]', 'qc[sample=S2]']);
@@ -105,41 +105,41 @@ describe('oxo-flow dry-run', () => {
     expect(r.json).toMatchObject({ schema_version: 1, command: 'dry-run', ok: true, exit_code: 0, summary: { jobs: 4, run: 4, skip: 0, phases: 2 } });
   });
 
-  it('-q prints only the summary', () => {
-    const r = runCli(['-q', 'dry-run'], { cwd: project() });
+  it('-q prints only the summary', async () => {
+    const r = await runCli(['-q', 'dry-run'], { cwd: project() });
     expect(r.code).toBe(0);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^Summary: 5 jobs/);
   });
 
-  it('exit 2 for bad overrides, unknown targets and unparsable input; JSON on every path', () => {
+  it('exit 2 for bad overrides, unknown targets and unparsable input; JSON on every path', async () => {
     const dir = project();
-    const bad = runCli(['dry-run', 'min_depth=deep'], { cwd: dir });
+    const bad = await runCli(['dry-run', 'min_depth=deep'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('error CLI011: config override min_depth=deep: expected an integer, got "deep"');
-    const unknown = runCliJson(['dry-run', 'refrence=/x'], { cwd: dir });
+    const unknown = await runCliJson(['dry-run', 'refrence=/x'], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect((unknown.json.diagnostics as { message: string }[])[0]!.message).toContain('did you mean reference?');
-    expect(runCli(['dry-run', '-t', 'mrege'], { cwd: dir }).stderr).toContain('(did you mean merge?)');
+    expect((await runCli(['dry-run', '-t', 'mrege'], { cwd: dir })).stderr).toContain('(did you mean merge?)');
     const toml = project('[workflow\nname = "x"');
-    const parsed = runCliJson(['dry-run'], { cwd: toml });
+    const parsed = await runCliJson(['dry-run'], { cwd: toml });
     expect(parsed.code).toBe(2);
     expect(parsed.json.ok).toBe(false);
   });
 
-  it('exit 1 with E021 when {sample} has no source, and --samples supplies one', () => {
+  it('exit 1 with E021 when {sample} has no source, and --samples supplies one', async () => {
     const text = WF.replace('[[sample_groups]]\nname = "all"\nsamples = ["S1", "S2"]\n', '');
     const dir = project(text);
-    const r = runCli(['dry-run'], { cwd: dir });
+    const r = await runCli(['dry-run'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E021: `{sample}` in rule trim has no source: declare [[sample_groups]], set workflow.sample_pattern, or pass --samples');
     expect(r.stderr).toMatch(/main\.oxoflow:\d+:\d+/);
-    const ok = runCliJson(['dry-run', '--samples', 'S1,S2'], { cwd: dir });
+    const ok = await runCliJson(['dry-run', '--samples', 'S1,S2'], { cwd: dir });
     expect(ok.code).toBe(0);
     expect((ok.json.jobs as unknown[]).length).toBe(5);
   });
 
-  it('exit 1 with E006 and the cycle path', () => {
+  it('exit 1 with E006 and the cycle path', async () => {
     const dir = project(`[workflow]
 name = "loop"
 
@@ -161,20 +161,20 @@ input = ["b.txt"]
 output = ["c.txt"]
 shell = "x"
 `);
-    const r = runCli(['dry-run'], { cwd: dir });
+    const r = await runCli(['dry-run'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error E006: cycle: a → b → c → a');
   });
 
-  it('folds large plans: a few jobs per rule and phase, then a count', () => {
+  it('folds large plans: a few jobs per rule and phase, then a count', async () => {
     const samples = Array.from({ length: 50 }, (_, i) => `"S${i}"`).join(', ');
     const dir = project(WF.replace('samples = ["S1", "S2"]', `samples = [${samples}]`));
-    const r = runCli(['dry-run'], { cwd: dir });
+    const r = await runCli(['dry-run'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('… 47 more trim jobs: 47 run: never completed (-v shows every job)');
-    expect(runCli(['-v', 'dry-run'], { cwd: dir }).stderr).toContain('trim[sample=S49]');
+    expect((await runCli(['-v', 'dry-run'], { cwd: dir })).stderr).toContain('trim[sample=S49]');
     // Folded jobs with different outcomes are counted per status and reason, in order of appearance.
     for (let i = 45; i < 50; i++) touch(dir, `trimmed/S${i}.fq`);
-    expect(runCli(['dry-run'], { cwd: dir }).stderr).toContain('… 47 more trim jobs: 42 run: never completed, 5 skip: up to date (-v shows every job)');
+    expect((await runCli(['dry-run'], { cwd: dir })).stderr).toContain('… 47 more trim jobs: 42 run: never completed, 5 skip: up to date (-v shows every job)');
   });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
-import { runCli, runCliJson } from '../helpers/run-cli.js';
+import { runInProcess as runCli, runInProcessJson as runCliJson } from '../helpers/run-in-process.js';
 
 const WF = `[workflow]
 name = "g"
@@ -27,19 +27,19 @@ function project(text = WF): string {
 }
 
 describe('oxo-flow graph', () => {
-  it('draws the rule graph on stdout without needing samples (ascii, dot, mermaid)', () => {
+  it('draws the rule graph on stdout without needing samples (ascii, dot, mermaid)', async () => {
     const dir = project();
-    const ascii = runCli(['graph'], { cwd: dir });
+    const ascii = await runCli(['graph'], { cwd: dir });
     expect(ascii.code).toBe(0);
     expect(ascii.stdout).toBe('g\nlevel 1\n  trim\nlevel 2\n  count  ← trim\n');
-    expect(runCli(['graph', '-f', 'dot'], { cwd: dir }).stdout).toContain('"trim" -> "count";');
-    expect(runCli(['graph', '-f', 'mermaid'], { cwd: dir }).stdout).toBe('flowchart TD\n  n0["trim"]\n  n1["count"]\n  n0 --> n1\n');
+    expect((await runCli(['graph', '-f', 'dot'], { cwd: dir })).stdout).toContain('"trim" -> "count";');
+    expect((await runCli(['graph', '-f', 'mermaid'], { cwd: dir })).stdout).toBe('flowchart TD\n  n0["trim"]\n  n1["count"]\n  n0 --> n1\n');
   });
 
-  it('--expanded draws jobs and needs a sample source; --json gives nodes and edges', () => {
+  it('--expanded draws jobs and needs a sample source; --json gives nodes and edges', async () => {
     const dir = project();
-    expect(runCli(['graph', '--expanded'], { cwd: dir }).code).toBe(1);
-    const r = runCliJson(['graph', '--expanded', '--samples', 'A,B'], { cwd: dir });
+    expect((await runCli(['graph', '--expanded'], { cwd: dir })).code).toBe(1);
+    const r = await runCliJson(['graph', '--expanded', '--samples', 'A,B'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.json.nodes).toEqual([
       { id: 'trim[sample=A]', rule: 'trim', level: 0 },

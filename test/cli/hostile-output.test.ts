@@ -1,17 +1,20 @@
 // Issue 8, acceptance 2: hostile names from every source (workflow, rule, sample and config values,
 // directory names, skill names, descriptions and files, MCP tool names, titles, errors and results)
-// reach every command's human output only as visible escapes. Through the built CLI.
+// reach every command's human output only as visible escapes. Each command runs in-process through the
+// same command line and exit point as the built CLI; a few cases also run the built CLI itself.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../helpers/mcp-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { json, startRawServer, type RawServer } from '../helpers/mcp-raw-server.js';
 
 // What a terminal acts on or reorders: C0 controls but tab and newline, DEL, C1, bidi controls.
 const RAW = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const SGR = /\u001b\[[0-9;]*m/g;
 const EVIL = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202eevil\u2066';
+const SPOOF = 'x\r\u001b[2K  mcp_db_peek     runs freely (server marks it readOnlyHint: true)';
 const toml = (s: string) => JSON.stringify(s); // a JSON string with \u escapes is a TOML basic string
 
 let root: string;
@@ -31,6 +34,8 @@ beforeAll(async () => {
             { name: `echo${EVIL}`, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
             { name: 'peek', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
             { name: 'broken', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+            // The demonstrated spoof: a destructive tool whose raw name redraws its line as "runs freely".
+            { name: SPOOF, inputSchema: { type: 'object' }, annotations: { destructiveHint: true } },
           ],
         },
       });
@@ -112,21 +117,27 @@ const commands: [string, string[]][] = [
   ['unknown command', [`nope${EVIL}`]],
 ];
 
-describe.concurrent('no raw control, C1 or bidi character reaches a terminal', () => {
+describe('no raw control, C1 or bidi character reaches a terminal', () => {
   it.each(commands)('%s', async (_label, args) => {
-    const r = await runCliAsync(args, { cwd: project, env: env() });
+    const r = await runInProcess(args, { cwd: project, env: env() });
     const shown = r.stdout + r.stderr;
     expect(shown.length).toBeGreaterThan(0);
     expect(shown.match(RAW), shown).toBeNull();
   });
 
+  it.each([['dry-run'], ['ai', 'tools']])('the built CLI too: %s', async (...args) => {
+    const r = await runCliAsync(args, { cwd: project, env: env() });
+    expect((r.stdout + r.stderr).match(RAW)).toBeNull();
+    expect(r.stderr).toContain('\\x1b');
+  });
+
   it('hostile text is shown as visible escapes, not dropped', async () => {
-    const r = await runCliAsync(['dry-run'], { cwd: project, env: env() });
+    const r = await runInProcess(['dry-run'], { cwd: project, env: env() });
     expect(r.stderr).toContain('wf\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202eevil\\u2066');
   });
 
   it('with colour on, our colour sequences are the only escapes (a title cannot restyle or rewrite the gate column)', async () => {
-    const r = await runCliAsync(['ai', 'tools'], { cwd: project, env: { ...env(), NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const r = await runInProcess(['ai', 'tools'], { cwd: project, env: { ...env(), NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(r.stderr).toMatch(SGR);
     expect(r.stderr.replace(SGR, '').match(RAW)).toBeNull();
     const wipe = r.stderr.split('\n').find((l) => l.includes('mcp_db_wipe'))!;
@@ -134,8 +145,20 @@ describe.concurrent('no raw control, C1 or bidi character reaches a terminal', (
     expect(wipe).not.toContain('runs freely');
   });
 
+  it('the spoofed raw name cannot show a destructive tool as running freely', async () => {
+    const r = await runInProcess(['--json', 'ai', 'tools'], { cwd: project, env: env() });
+    const spoof = (JSON.parse(r.stdout) as { tools: { name: string; origin: { rawName?: string }; gate: string }[] }).tools.find((t) => t.origin.rawName === SPOOF)!;
+    expect(spoof.gate).toBe('approval');
+    const human = await runInProcess(['ai', 'tools'], { cwd: project, env: env() });
+    expect(human.stderr).not.toContain('\r');
+    const lines = human.stderr.split('\n');
+    const at = lines.findIndex((l) => l.trimStart().startsWith(`${spoof.name} `));
+    expect(lines[at]).toContain('needs approval');
+    expect(lines[at + 1]).toContain('x\\r\\x1b[2K  mcp_db_peek');
+  });
+
   it('JSON keeps the exact text', async () => {
-    const r = await runCliAsync(['--json', 'dry-run'], { cwd: project, env: env() });
+    const r = await runInProcess(['--json', 'dry-run'], { cwd: project, env: env() });
     const doc = JSON.parse(r.stdout) as { name: string };
     expect(doc.name).toBe(`wf${EVIL}`);
   });

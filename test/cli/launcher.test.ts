@@ -1,7 +1,7 @@
 // bin/oxo-flow.js: each bundle runs from the build's V8 code cache, each command goes to the bundle
 // that holds it, a damaged cache never changes behaviour, and a missing build says what to do.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -155,3 +155,50 @@ describe('resolveWorkflowPath', () => {
     expect(missing.ok).toBe(false);
   });
 });
+
+describe('internal errors', () => {
+  it('print the same JSON document as every result: diagnostics (CLI030) and counts included, exit 1', async () => {
+    const { internalError } = await import('../../src/cli/main.js');
+    const out = sink();
+    const err = sink();
+    const code = emitResult('dry-run', internalError('dry-run', new Error('boom'), ctx({ json: true })), ctx({ json: true }), { stdout: out, stderr: err }, plainStyle);
+    expect(code).toBe(1);
+    const doc = JSON.parse(out.text);
+    expect(doc).toMatchObject({ command: 'dry-run', ok: false, exit_code: 1, internal_error: { message: 'boom' }, counts: { error: 1, warning: 0, info: 0 } });
+    expect(doc.diagnostics[0].code).toBe('CLI030');
+  });
+
+  it('show the stack only with -v', async () => {
+    const { internalError } = await import('../../src/cli/main.js');
+    const e = new Error('boom');
+    for (const verbose of [false, true]) {
+      const err = sink();
+      emitResult('lint', internalError('lint', e, ctx({ verbose })), ctx({ verbose }), { stdout: sink(), stderr: err }, plainStyle);
+      expect(err.text).toContain('error CLI030: internal error in `oxo-flow lint`: boom.');
+      expect(err.text.includes('at ')).toBe(verbose);
+    }
+  });
+});
+
+describe('secrets and terminal safety at the one exit point', () => {
+  it('scrubs configured secrets from human output and from JSON (in their escaped form)', () => {
+    const secrets = new Set(['s3cr"et-value']);
+    const err = sink();
+    emitResult('x', { outcome: 'ok', json: {}, human: () => 'token s3cr"et-value here' }, ctx({ secrets }), { stdout: sink(), stderr: err }, plainStyle);
+    expect(err.text).toBe('token *** here\n');
+    const out = sink();
+    emitResult('x', { outcome: 'ok', json: { v: 'a s3cr"et-value b' } }, ctx({ json: true, secrets }), { stdout: out, stderr: sink() }, plainStyle);
+    expect(JSON.parse(out.text).v).toBe('a *** b');
+  });
+
+  it('escapes controls left in human text and the stdout product; JSON keeps the exact text', () => {
+    const err = sink();
+    const out = sink();
+    emitResult('x', { outcome: 'ok', json: {}, human: () => 'a\u001b[2Jb', stdout: 'c\u202ed\n' }, ctx(), { stdout: out, stderr: err }, plainStyle);
+    expect(err.text).toBe('a\\x1b[2Jb\n');
+    expect(out.text).toBe('c\\u202ed\n');
+    const json = sink();
+    emitResult('x', { outcome: 'ok', json: { name: 'a\u001b[2Jb' } }, ctx({ json: true }), { stdout: json, stderr: sink() }, plainStyle);
+    expect(JSON.parse(json.text).name).toBe('a\u001b[2Jb');
+  });
+});

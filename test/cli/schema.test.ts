@@ -12,7 +12,7 @@ describe('oxo-flow schema', () => {
     const committed = JSON.parse(readFileSync(path.resolve(__dirname, '../../schema/oxoflow.schema.json'), 'utf8')) as unknown;
     expect(printed).toEqual(committed);
     expect(printed.required).toEqual(['workflow']);
-    const rules = (printed.properties as Record<string, { items: { properties: Record<string, unknown>; additionalProperties: unknown } }>).rules;
+    const rules = (printed.properties as Record<string, { items: { properties: Record<string, unknown>; additionalProperties: unknown } }>).rules!;
     expect(Object.keys(rules.items.properties)).toContain('expand_inputs');
     expect(rules.items.additionalProperties).toBe(false);
   });

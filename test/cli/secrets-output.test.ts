@@ -1,12 +1,14 @@
 // Issue 8, acceptance 3: recognisable secrets in URLs (user-info, query), MCP headers (literal and
 // from the environment, echoed back by a server in an error), credential-named environment
 // variables and `sensitive = true` config values (declared and set on the command line) appear in
-// no output and no --json document of any command. Through the built CLI.
+// no output and no --json document of any command. In-process through the same command line and exit
+// point as the built CLI, plus a few runs of the built CLI itself.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../helpers/mcp-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { json, startRawServer, type RawServer } from '../helpers/mcp-raw-server.js';
 
 const SECRETS = {
@@ -104,16 +106,23 @@ const commands = (): [string, string[]][] => [
   ['ai call (server echoes the headers)', ['ai', 'call', 'mcp_db_whoami']],
 ];
 
-describe.concurrent('no configured secret reaches any output', () => {
+describe('no configured secret reaches any output', () => {
   it.each(commands().flatMap(([label, args]) => [[`${label}`, args] as const, [`${label} --json`, ['--json', ...args]] as const]))('%s', async (_label, args) => {
-    const r = await runCliAsync(args.map((a) => a.replace('@FLAG@', flag())), { cwd: root, env: env() });
+    const r = await runInProcess(args.map((a) => a.replace('@FLAG@', flag())), { cwd: root, env: env() });
+    const shown = r.stdout + r.stderr;
+    expect(shown.length).toBeGreaterThan(0);
+    for (const [what, secret] of Object.entries(SECRETS)) expect(shown.includes(secret), `${what} in:\n${shown}`).toBe(false);
+  });
+
+  it.each([[['ai', 'tools']], [['--json', 'ai', 'call', 'mcp_db_whoami']], [['dry-run', `token=${SECRETS.configOverride}`]]])('the built CLI too: %j', async (args) => {
+    const r = await runCliAsync(args, { cwd: root, env: env() });
     const shown = r.stdout + r.stderr;
     expect(shown.length).toBeGreaterThan(0);
     for (const [what, secret] of Object.entries(SECRETS)) expect(shown.includes(secret), `${what} in:\n${shown}`).toBe(false);
   });
 
   it('the URLs are still shown, masked', async () => {
-    const r = await runCliAsync(['--json', 'ai', 'status'], { cwd: root, env: env() });
+    const r = await runInProcess(['--json', 'ai', 'status'], { cwd: root, env: env() });
     expect(r.stdout).toContain('mcp_servers');
     expect(r.stdout).toMatch(/http:\/\/\*\*\*@127\.0\.0\.1:\d+\/mcp\?key=\*\*\*&mode=\*\*\*/);
   });

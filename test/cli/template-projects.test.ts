@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../../src/workflow/templates/index.js';
-import { runCli, runCliJson } from '../helpers/run-cli.js';
+import { runInProcess as runCli, runInProcessJson as runCliJson } from '../helpers/run-in-process.js';
 
 let work: string;
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'oxo-projects-'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -24,9 +24,9 @@ interface DryRunJob {
 }
 
 describe.each(TEMPLATES.map((t) => t.name))('init -t %s', (name) => {
-  it('creates a project whose dry-run plans every job, with no input missing', () => {
-    expect(runCli(['init', name, '-t', name], { cwd: work }).code).toBe(0);
-    const r = runCliJson(['dry-run'], { cwd: path.join(work, name) });
+  it('creates a project whose dry-run plans every job, with no input missing', async () => {
+    expect((await runCli(['init', name, '-t', name], { cwd: work })).code).toBe(0);
+    const r = await runCliJson(['dry-run'], { cwd: path.join(work, name) });
     expect(r.code, r.stdout).toBe(0);
     expect(r.json.counts).toEqual({ error: 0, warning: 0, info: 0 });
     const jobs = r.json.jobs as DryRunJob[];
@@ -41,28 +41,28 @@ describe.each(TEMPLATES.map((t) => t.name))('init -t %s', (name) => {
 });
 
 describe('the default project and the README example', () => {
-  it('oxo-flow init, then validate, lint and dry-run in it with no arguments', () => {
-    expect(runCli(['init', 'first'], { cwd: work }).code).toBe(0);
+  it('oxo-flow init, then validate, lint and dry-run in it with no arguments', async () => {
+    expect((await runCli(['init', 'first'], { cwd: work })).code).toBe(0);
     const cwd = path.join(work, 'first');
-    const validate = runCli(['validate'], { cwd });
+    const validate = await runCli(['validate'], { cwd });
     expect(validate.code).toBe(0);
     expect(validate.stderr).toMatch(/✓ .*main\.oxoflow/);
-    const lint = runCliJson(['lint', '--strict'], { cwd });
+    const lint = await runCliJson(['lint', '--strict'], { cwd });
     expect(lint.code).toBe(0);
     expect((lint.json.counts as { error: number }).error).toBe(0);
-    const dry = runCli(['dry-run'], { cwd });
+    const dry = await runCli(['dry-run'], { cwd });
     expect(dry.code).toBe(0);
     expect(dry.stderr).toContain('greet[sample=ada]');
     expect(dry.stderr).toContain('echo "Hello, ada!"');
   });
 
-  it('examples/rnaseq validates, lints without errors, and dry-runs with a mix of statuses', () => {
+  it('examples/rnaseq validates, lints without errors, and dry-runs with a mix of statuses', async () => {
     const example = path.resolve(__dirname, '../../examples/rnaseq/main.oxoflow');
-    expect(runCli(['validate', example]).code).toBe(0);
-    const lint = runCliJson(['lint', example]);
+    expect((await runCli(['validate', example])).code).toBe(0);
+    const lint = await runCliJson(['lint', example]);
     expect(lint.code).toBe(0);
     expect(lint.json.counts).toMatchObject({ error: 0, warning: 0 });
-    const dry = runCli(['dry-run', example]);
+    const dry = await runCli(['dry-run', example]);
     expect(dry.code).toBe(0);
     for (const status of ['skip: up to date', 'skip: when false', 'run: outputs missing', 'run: never completed', 'run: upstream will run']) {
       expect(dry.stderr).toContain(status);

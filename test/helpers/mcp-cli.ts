@@ -10,6 +10,12 @@ export interface AsyncRun {
   stderr: string;
 }
 
+/**
+ * Only a hung process is killed, never a slow one: on a busy 2-core host a CLI run that takes 30 s is
+ * slow, not broken (a 30 s limit here once failed an ai call test on such a host).
+ */
+const SAFETY_NET_MS = 240_000;
+
 /** CI is removed (unless a test sets it) so that the approval prompt can be reached. */
 function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return childEnv({ CI: undefined, ...extra });
@@ -22,7 +28,7 @@ export function runCliAsync(args: string[], options: { cwd?: string; env?: Recor
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? SAFETY_NET_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
@@ -77,7 +83,7 @@ export function runCliInPty(
       }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (screen += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? SAFETY_NET_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, screen, prompted });

@@ -39,7 +39,7 @@ export interface SdkFixture {
   close(): Promise<void>;
 }
 
-const obj = (properties: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object' as const, properties, required });
+const obj = (properties: Record<string, object> = {}, required: string[] = []) => ({ type: 'object' as const, properties, required });
 
 function baseTools(): Tool[] {
   return [

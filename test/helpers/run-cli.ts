@@ -23,7 +23,8 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     env: childEnv(options.env),
     input: options.input ?? '',
     encoding: 'utf8',
-    timeout: options.timeoutMs ?? 60_000,
+    // Only a hung process is killed; a slow one on a busy host is not a failure.
+    timeout: options.timeoutMs ?? 240_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -59,7 +59,7 @@ type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (ra
  * event loop polls the terminal, so everything already waiting is read and dropped, and nothing
  * typed after the prompt appears can be (the prompt is printed after this returns).
  */
-export async function discardPendingInput(input: TerminalInput): Promise<void> {
+async function discardPendingInput(input: TerminalInput): Promise<void> {
   if (!input.isTTY) return;
   const drop = () => {};
   input.setRawMode?.(true);

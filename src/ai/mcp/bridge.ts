@@ -22,9 +22,14 @@ function withSuffix(base: string, suffix: string): string {
   return `${base.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length - 1)}_${suffix}`;
 }
 
+/** What every exposed name of a server's tools starts with (before any shortening). */
+export function serverToolPrefix(server: string): string {
+  return `mcp_${sanitiseNamePart(server)}_`;
+}
+
 /** The name alone, before collisions with other tools are considered. */
 export function exposedToolName(server: string, tool: string): string {
-  const full = `mcp_${sanitiseNamePart(server)}_${sanitiseNamePart(tool)}`;
+  const full = `${serverToolPrefix(server)}${sanitiseNamePart(tool)}`;
   return full.length <= MAX_TOOL_NAME_LENGTH ? full : withSuffix(full, shortHash(server, tool));
 }
 

@@ -91,10 +91,8 @@ export const ListToolsResultSchema = z.looseObject({
   tools: z.array(ToolSchema),
   nextCursor: z.string().optional(),
 });
-export type ListToolsResult = z.infer<typeof ListToolsResultSchema>;
 
 export const ContentBlockSchema = z.looseObject({ type: z.string() });
-export type ContentBlock = z.infer<typeof ContentBlockSchema> & Record<string, unknown>;
 
 export const CallToolResultSchema = z.looseObject({
   content: z.array(ContentBlockSchema).default([]),

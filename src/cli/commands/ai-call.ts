@@ -39,7 +39,8 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
 
     if (registry.find(opts.tool) === undefined) {
       // A tool of a server that could not be reached: say why the server failed, not "unknown tool".
-      const owner = servers.find((s) => !s.ok && opts.tool.startsWith(`mcp_${s.name.replace(/[^A-Za-z0-9_-]/g, '_')}_`));
+      const { serverToolPrefix } = await import('../../ai/mcp/bridge.js');
+      const owner = servers.find((s) => !s.ok && opts.tool.startsWith(serverToolPrefix(s.name)));
       if (owner !== undefined) {
         diagnostics.push(serverDiagnostic(owner, 'error'));
         return { outcome: 'failed', json: { tool: opts.tool, decision: 'refused', reason: 'its MCP server could not be used', servers }, diagnostics };

@@ -16,7 +16,7 @@ import {
   type SkillScope,
 } from '../../ai/skills/index.js';
 import type { CliContext } from '../context.js';
-import type { CommandResult } from '../result.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import type { Style } from '../style.js';
 import { headerSecrets, maskUrl, urlSecrets } from '../../ai/secrets.js';
 import { terminalSafeLine as safe } from '../terminal-safe.js';
@@ -94,7 +94,8 @@ export async function skillsList(opts: ProjectOpts & { all?: boolean }, ctx: Cli
   const shown = opts.all ? skills : skills.filter((s) => s.scope !== 'builtin');
   const builtins = skills.filter((s) => s.scope === 'builtin');
   return {
-    outcome: sc.diagnostics.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : 'ok',
+    // Broken skills are listed, not failures; only an unreadable ai.toml (a usage error) changes the exit code.
+    outcome: outcomeOf(sc.diagnostics) === 'usage' ? 'usage' : 'ok',
     json: () => ({ project_dir: sc.projectDir, skills: skills.map((s) => skillJson(s, activeSet.has(s))) }),
     diagnostics: sc.diagnostics,
     human: (style) => {

@@ -10,7 +10,7 @@ import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { ProviderCheck } from '../../ai/providers/check.js';
 import { maskUrl, redactSecrets } from '../../ai/secrets.js';
 import type { CliContext } from '../context.js';
-import type { CommandResult } from '../result.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import type { Style } from '../style.js';
 import { terminalSafeLine as safe } from '../terminal-safe.js';
 import { resolveWorkflowPath } from '../workflow-path.js';
@@ -62,8 +62,7 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
     }
   }
 
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  const outcome = errors.some((d) => d.code === 'SK040' || d.code === 'SK044') ? 'usage' : errors.length > 0 ? 'failed' : 'ok';
+  const outcome = outcomeOf(diagnostics);
   return {
     outcome,
     json: () => ({ ...statusJson(sc, provider, Boolean(opts.all), checks), ...(providerCheck ? { provider_check: providerCheckJson(providerCheck) } : {}) }),
@@ -141,7 +140,7 @@ function checkJson(st: ServerStatus | undefined): Record<string, unknown> {
   };
 }
 
-export function providerJson(p: ResolvedProvider): Record<string, unknown> {
+function providerJson(p: ResolvedProvider): Record<string, unknown> {
   return {
     kind: p.kind,
     status: p.kind === 'disabled' ? 'disabled' : 'configured',

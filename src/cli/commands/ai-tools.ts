@@ -19,7 +19,7 @@ export interface AiToolsOptions {
   project?: string;
 }
 
-export interface LoadedTools {
+interface LoadedTools {
   registry: ToolRegistry;
   active: Skill[];
   diagnostics: Diagnostic[];
@@ -82,11 +82,11 @@ export function shownServer(s: ServerStatus): ServerStatus {
   return { ...s, url: maskUrl(s.url) };
 }
 
-function gateOf(tool: ToolEntry): { gate: 'auto' | 'approval'; reason: string } {
-  if (tool.gate.builtinReadOnly) return { gate: 'auto', reason: 'built-in read-only tool' };
-  if (tool.gate.readOnlyHint === true && tool.gate.trustAnnotations) return { gate: 'auto', reason: 'server marks it readOnlyHint: true' };
-  if (tool.gate.readOnlyHint === true) return { gate: 'approval', reason: 'readOnlyHint not trusted (trust_annotations = false)' };
-  return { gate: 'approval', reason: 'not marked read-only' };
+/** How `ai tools` shows the gate: the approval module's own decision, for an interactive session. */
+async function gateOf(tool: ToolEntry): Promise<{ gate: 'auto' | 'approval'; reason: string }> {
+  const { decideGate } = await import('../../ai/approval/policy.js');
+  const decision = decideGate(tool.gate, undefined);
+  return { gate: decision.action === 'run' ? 'auto' : 'approval', reason: decision.reason };
 }
 
 function annotationText(a: Record<string, unknown>): string {
@@ -108,7 +108,7 @@ export async function aiTools(opts: AiToolsOptions, ctx: CliContext): Promise<Co
         diagnostic('TOOL004', `${r.server}'s tool ${JSON.stringify(r.rawName)} is exposed as ${r.exposed} (${r.why === 'collision' ? 'its plain name was already taken' : 'the name was over 64 characters'})`),
       );
     }
-    const rows = registry.tools.map((t) => ({ tool: t, ...gateOf(t) }));
+    const rows = await Promise.all(registry.tools.map(async (t) => ({ tool: t, ...(await gateOf(t)) })));
     const json = {
       interactive: nonInteractiveReason === undefined,
       ...(nonInteractiveReason !== undefined ? { non_interactive_reason: nonInteractiveReason } : {}),

@@ -11,7 +11,7 @@ import type { CommandResult } from '../result.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
-export function completionScript(shell: Shell, version: string): string {
+function completionScript(shell: Shell, version: string): string {
   const specs = withTemplateNames(completionSpec(buildProgram(version, async () => {})));
   switch (shell) {
     case 'bash':

@@ -2,9 +2,9 @@
 import { planWorkflow, type JobSpec, type Plan } from '../../workflow/plan/index.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { planText, summaryLine } from '../plan-text.js';
-import type { CommandResult } from '../result.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import { noteSensitiveValues } from '../workflow-input.js';
 import { applyRunState, checkForcerun } from '../../run/freshness.js';
 import { StateStore } from '../../run/state.js';
@@ -28,7 +28,7 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   if (plan !== undefined) applyRunState(plan, new StateStore(loaded.workflow.dir).records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
   const all = [...loaded.diagnostics, ...diagnostics];
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
-  if (plan === undefined) return addAiReview({ outcome: outcomeFor(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
+  if (plan === undefined) return addAiReview({ outcome: outcomeOf(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
   return addAiReview({
     outcome: 'ok',
     // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
@@ -40,7 +40,7 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
 }
 
 /** The --json document's fields (docs/dry-run.md documents them). */
-export function planJson(plan: Plan, shown: string): Record<string, unknown> {
+function planJson(plan: Plan, shown: string): Record<string, unknown> {
   return {
     workflow: shown,
     name: plan.workflow,

@@ -3,8 +3,8 @@
 import { workflowGraph } from '../../workflow/dag/rule-graph.js';
 import type { CliContext } from '../context.js';
 import { drawGraph, type GraphFormat } from '../graph-formats.js';
-import { diskFs, loadChecked, outcomeFor, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
-import type { CommandResult } from '../result.js';
+import { diskFs, loadChecked, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import { noteSensitiveValues } from '../workflow-input.js';
 
 export interface GraphOptions extends PlanOptions {
@@ -18,10 +18,10 @@ export async function graph(opts: GraphOptions, ctx: CliContext): Promise<Comman
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, nodes: [], edges: [] }, diagnostics: loaded.diagnostics };
   noteSensitiveValues(loaded.workflow, overrides, ctx);
   const expanded = Boolean(opts.expanded);
-  const settings = { expanded, overrides, list: diskFs.list, ...(opts.samples !== undefined ? { samples: opts.samples.split(',') } : {}) };
+  const settings = { expanded, overrides, list: diskFs.list, ...(opts.samples !== undefined ? { samples: opts.samples } : {}) };
   const { graph: g, diagnostics } = workflowGraph(loaded.workflow, settings);
   const all = [...loaded.diagnostics, ...diagnostics];
-  if (g === undefined) return { outcome: outcomeFor(all), json: { workflow: loaded.shown, nodes: [], edges: [] }, diagnostics: all };
+  if (g === undefined) return { outcome: outcomeOf(all), json: { workflow: loaded.shown, nodes: [], edges: [] }, diagnostics: all };
   return {
     outcome: 'ok',
     json: { workflow: loaded.shown, expanded, nodes: g.nodes, edges: g.edges },

@@ -14,7 +14,8 @@ import { runLocal } from '../../run/run-local.js';
 import { runSlurm, slurmAvailable } from '../../run/slurm.js';
 import { StateStore } from '../../run/state.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, outcomeFor, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { outcomeOf } from '../result.js';
 import type { CommandResult } from '../result.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
@@ -45,7 +46,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const { plan, diagnostics } = planWorkflow(workflow, settings, diskFs);
   const all = [...loaded.diagnostics, ...diagnostics];
   const emptyJson = { workflow: loaded.shown, jobs: [] };
-  if (plan === undefined) return { outcome: outcomeFor(all), json: emptyJson, diagnostics: all };
+  if (plan === undefined) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
 
   const badForcerun = checkForcerun(workflow, opts.forcerun ?? []);
   if (badForcerun.length > 0) return { outcome: 'usage', json: emptyJson, diagnostics: [...all, ...badForcerun] };

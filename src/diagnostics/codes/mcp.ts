@@ -9,7 +9,7 @@ const doc = 'docs/mcp.md';
  * APR0xx are approval decisions.
  */
 export const mcpCodes = {
-  MCP001: { severity: 'error', title: 'invalid MCP server URL', hint: 'use mcp://host:port/path, http://… or https://… (for --mcp: URL or NAME=URL)', doc },
+  MCP001: { severity: 'error', title: 'invalid MCP server URL', hint: 'use mcp://host:port/path, http://… or https://… (for --mcp: URL or NAME=URL)', exit: 'usage', doc },
   MCP002: { severity: 'error', title: 'cannot connect to the MCP server', hint: 'check that the server is running and the URL is right', doc },
   MCP003: { severity: 'error', title: 'MCP request timed out', hint: 'the server did not answer in time; raise [mcp] call_timeout_ms / connect_timeout_ms in the skill if it is just slow', doc },
   MCP004: { severity: 'error', title: 'MCP server answered with an HTTP error status', doc },
@@ -26,8 +26,8 @@ export const mcpCodes = {
   MCP015: { severity: 'error', title: 'MCP connection closed', doc },
   MCP020: { severity: 'error', title: 'MCP server reported an error', doc },
   MCP021: { severity: 'error', title: 'MCP tool reported an error (isError)', doc },
-  TOOL001: { severity: 'error', title: 'unknown tool', hint: 'run `oxo-flow ai tools` to list the tools and their names', doc },
-  TOOL002: { severity: 'error', title: 'tool arguments are not a JSON object', hint: 'pass --args with a JSON object, e.g. --args \'{"gene":"BRCA1"}\'', doc },
+  TOOL001: { severity: 'error', title: 'unknown tool', hint: 'run `oxo-flow ai tools` to list the tools and their names', exit: 'usage', doc },
+  TOOL002: { severity: 'error', title: 'tool arguments are not a JSON object', hint: 'pass --args with a JSON object, e.g. --args \'{"gene":"BRCA1"}\'', exit: 'usage', doc },
   TOOL003: { severity: 'error', title: 'built-in tool failed', doc },
   TOOL004: { severity: 'warning', title: 'tool name shortened or made unique', doc },
   TOOL005: { severity: 'warning', title: 'MCP tool cannot be called by this client', doc },

@@ -38,11 +38,11 @@ export const skillCodes = {
   SK032: { severity: 'warning', title: 'listed skill name is ambiguous', doc },
   SK033: { severity: 'warning', title: 'skill name given in an unknown form', hint: 'use NAME or a qualified alias project/NAME, user/NAME, builtin/NAME', doc },
   // --- .oxo-flow/ai.toml ---
-  SK040: { severity: 'error', title: 'ai.toml cannot be parsed', doc },
+  SK040: { severity: 'error', title: 'ai.toml cannot be parsed', exit: 'usage', doc },
   SK041: { severity: 'error', title: 'ai.toml value has the wrong type', doc },
   SK042: { severity: 'warning', title: 'unknown key in ai.toml (ignored)', doc },
   SK043: { severity: 'error', title: 'an API key does not belong in a project or workflow file', hint: 'remove it; set OXO_FLOW_AI_API_KEY (or the provider key variable, e.g. OPENAI_API_KEY) instead', doc },
-  SK044: { severity: 'error', title: 'ai.toml cannot be read', doc },
+  SK044: { severity: 'error', title: 'ai.toml cannot be read', exit: 'usage', doc },
   SK045: { severity: 'warning', title: "the workflow has errors, so its [ai] table was not read", hint: 'run `oxo-flow validate` on it', doc },
   SK046: { severity: 'warning', title: '`ai status --check` cannot check the provider: this build has no provider client yet', doc },
   // --- scaffolding ---

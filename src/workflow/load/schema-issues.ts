@@ -173,7 +173,7 @@ function issueToDiagnostics(issue: Issue, ctx: IssueContext, prefix: readonly Pr
     last !== undefined &&
     parent !== null &&
     typeof parent === 'object' &&
-    !Object.prototype.hasOwnProperty.call(parent, last);
+    !Object.hasOwn(parent, last);
   if (missing) {
     const where2 = path.length === 1 ? { file: ctx.file, line: 1, column: 1 } : where(keyPath.slice(0, -1));
     const container = path.length === 1 ? 'the file' : pathText(path.slice(0, -1), ctx.data);

@@ -44,7 +44,7 @@ export function conformsToShape(shape: Shape, value: unknown, depth = 0): boolea
 }
 
 function objectConforms(shape: Shape, value: Record<string, unknown>, depth: number): boolean {
-  for (const key of shape.required ?? []) if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
+  for (const key of shape.required ?? []) if (!Object.hasOwn(value, key)) return false;
   for (const [key, item] of Object.entries(value)) {
     if (shape.propertyNames && !conformsToShape(shape.propertyNames, key, depth + 1)) return false;
     const known = shape.properties?.[key];

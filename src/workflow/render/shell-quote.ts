@@ -3,7 +3,7 @@
 // so ordinary commands read exactly as written), inside '…' the user wrote, or inside "…".
 // Each function is one pass over the value: no per-job regular expression is compiled.
 
-const SAFE = /^[A-Za-z0-9_\/.:=@%+,-]+$/;
+const SAFE = /^[A-Za-z0-9_/.:=@%+,-]+$/;
 
 /** Where a placeholder sits in a command: outside quotes, inside single quotes, inside double quotes. */
 export type QuoteContext = 'bare' | 'single' | 'double';

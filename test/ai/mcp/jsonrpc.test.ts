@@ -1,7 +1,7 @@
 // The protocol layer over an in-memory transport: ids, matching, schema validation, errors by kind.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { McpFailure } from '../../../src/ai/mcp/failure.js';
+import type { McpFailure } from '../../../src/ai/mcp/failure.js';
 import { JsonRpcSession } from '../../../src/ai/mcp/jsonrpc.js';
 import { MemoryTransport } from '../../helpers/mcp-memory-transport.js';
 
@@ -12,7 +12,7 @@ describe('JsonRpcSession', () => {
     const held: ((m: unknown) => void)[] = [];
     const transport = new MemoryTransport(async (m, reply) => {
       if (!('id' in m) || !('method' in m)) return;
-      const id = m.id;
+      const id = m.id as string | number;
       // Answer later, in reverse order, on the same exchange.
       await new Promise<void>((resolve) => held.push(() => (reply({ jsonrpc: '2.0', id, result: { value: Number(id) * 10 } }), resolve())));
     });
@@ -50,7 +50,7 @@ describe('JsonRpcSession', () => {
 
   it('a timeout sends notifications/cancelled with the request id (not for initialize)', async () => {
     const transport = new MemoryTransport(async (m, _reply, options) => {
-      if ('method' in m && m.method.startsWith('notifications/')) return;
+      if ('method' in m && String(m.method).startsWith('notifications/')) return;
       await new Promise<void>((resolve) => options.signal?.addEventListener('abort', () => resolve()));
     });
     const rpc = new JsonRpcSession(transport);

@@ -267,6 +267,6 @@ describe('robustness', () => {
     expect(checkWorkflow(r.workflow!)).toEqual([]);
     const lint = lintWorkflow(r.workflow!);
     expect(lint.every((d) => d.severity !== 'error')).toBe(true);
-    expect(r.workflow!.positions.locate(['rules', 9999, 'shell'])?.line).toBe(parts.join('').split('\n').findIndex((l) => l === 'name = "r9999"') + 4);
+    expect(r.workflow!.positions.locate(['rules', 9999, 'shell'])?.line).toBe(parts.join('').split('\n').indexOf('name = "r9999"') + 4);
   });
 });

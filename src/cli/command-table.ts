@@ -1,0 +1,384 @@
+// Every command in one table: its words, the bundle it lives in, its arguments and flags, how
+// commander's raw values become the command's typed options, and the module that runs it. main.ts
+// builds the command line from this table; scripts/bundle.mjs reads it (from dist/) to decide which
+// modules go into the second bundle and which first words the launcher sends there. Adding a command
+// is one entry here.
+import { Command, Option } from 'commander';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { AiCallOptions } from './commands/ai-call.js';
+import type { AiStatusOptions } from './commands/ai-status.js';
+import type { AiSessionsOptions } from './commands/ai-sessions.js';
+import type { AiSetupOptions } from './commands/ai-setup.js';
+import type { AiToolsOptions } from './commands/ai-tools.js';
+import type { DryRunOptions } from './commands/dry-run.js';
+import type { GraphOptions } from './commands/graph.js';
+import type { InitOptions } from './commands/init.js';
+import type { LintOptions } from './commands/lint.js';
+import type { RunOptions } from './commands/run.js';
+import type { TemplateOptions } from './commands/template.js';
+import type { ValidateOptions } from './commands/validate.js';
+import type { CliContext } from './context.js';
+import type { CommandResult } from './result.js';
+
+/** core: dist/oxo-flow.cjs, the everyday commands; more: dist/oxo-flow-more.cjs, the AI layer and the occasional ones. */
+type Bundle = 'core' | 'more';
+
+/** Commander's parsed values: positional arguments in order, and the flags by name. */
+export interface RawArgs {
+  args: unknown[];
+  flags: Record<string, unknown>;
+}
+
+/** Typed options, or the usage errors that stop the command before it runs. */
+export type Parsed<O> = { ok: true; options: O } | { ok: false; diagnostics: Diagnostic[] };
+
+export interface CommandEntry<O> {
+  /** Words after `oxo-flow`: ['validate'], ['ai', 'skills', 'list']. */
+  path: string[];
+  bundle: Bundle;
+  /** The module that runs it, relative to dist/ (scripts/bundle.mjs places it in `bundle`). */
+  module: string;
+  /** The default subcommand of its group (`oxo-flow ai` is `oxo-flow ai status`). */
+  isDefault?: boolean;
+  description: string;
+  /** Arguments and flags. */
+  define(cmd: Command): Command;
+  options(raw: RawArgs): Parsed<O>;
+  /** The command function, loaded on demand (a literal import() per entry, so the bundler sees it). */
+  load(): Promise<(options: O, ctx: CliContext) => Promise<CommandResult>>;
+}
+
+/** Groups: words that only hold subcommands. */
+export const GROUPS: readonly { path: string[]; description: string }[] = [
+  { path: ['ai'], description: 'the AI layer: skills, provider, MCP tools' },
+  { path: ['ai', 'skills'], description: 'list, show, validate and scaffold skills' },
+  { path: ['ai', 'sessions'], description: 'the AI session records of a project' },
+];
+
+// Readers of commander's raw values: the only place an `unknown` becomes a typed option.
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+const ok = <O>(options: O): Parsed<O> => ({ ok: true, options });
+/** `{ key: value }` without the keys whose value is undefined (options use optional properties). */
+function defined<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** `--samples a,b`: names, none empty. `--samples ''` is a usage error, not a list with one empty name. */
+function samplesOption(v: unknown): Parsed<string[] | undefined> {
+  if (v === undefined) return ok(undefined);
+  const names = String(v).split(',').map((s) => s.trim());
+  if (names.some((n) => n === '')) {
+    return { ok: false, diagnostics: [diagnostic('CLI031', `--samples ${JSON.stringify(v)} has an empty sample name`, { hint: 'write the names separated by commas, e.g. --samples ctrl_1,kd_1' })] };
+  }
+  return ok(names);
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function aiFlags(cmd: Command): Command {
+  return cmd
+    .option('--ai', 'add an AI review on top of the deterministic result')
+    .option('--no-ai', 'turn off AI even when the workflow enables it')
+    .option('--skill <name>', 'activate a skill for this command (repeatable)', collect, [] as string[]);
+}
+const projectFlag = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
+
+function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOptions> {
+  const samples = samplesOption(raw.flags.samples);
+  if (!samples.ok) return samples;
+  return ok(
+    defined({
+      workflow: str(raw.args[0]),
+      overrides: list(raw.args[1]),
+      target: list(raw.flags.target),
+      samples: samples.options,
+      ai: flag(raw.flags.ai),
+      skill: list(raw.flags.skill),
+      format: str(raw.flags.format) as GraphOptions['format'],
+      expanded: flag(raw.flags.expanded),
+      forcerun: list(raw.flags.forcerun),
+      jobs: str(raw.flags.jobs),
+      cores: str(raw.flags.cores),
+      memory: str(raw.flags.memory),
+      keepGoing: flag(raw.flags.keepGoing),
+      executor: str(raw.flags.executor) as RunOptions['executor'],
+      partition: str(raw.flags.partition),
+      account: str(raw.flags.account),
+    }),
+  );
+}
+
+/** Keeps each entry's option type while the table holds them all. */
+function entry<O>(e: CommandEntry<O>): CommandEntry<unknown> {
+  return e as unknown as CommandEntry<unknown>;
+}
+
+export const COMMANDS: readonly CommandEntry<unknown>[] = [
+  entry<ValidateOptions>({
+    path: ['validate'],
+    bundle: 'core',
+    module: 'cli/commands/validate.js',
+    description: 'check a workflow for errors',
+    define: (c) => aiFlags(c.argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)')),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), ai: flag(r.flags.ai), skill: list(r.flags.skill) })),
+    load: async () => (await import('./commands/validate.js')).validate,
+  }),
+  entry<LintOptions>({
+    path: ['lint'],
+    bundle: 'core',
+    module: 'cli/commands/lint.js',
+    description: 'check a workflow for errors, risks and style',
+    define: (c) => aiFlags(c.argument('[workflow]', 'the .oxoflow file').option('--strict', 'fail on warnings too')),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), strict: flag(r.flags.strict), ai: flag(r.flags.ai), skill: list(r.flags.skill) })),
+    load: async () => (await import('./commands/lint.js')).lint,
+  }),
+  entry<DryRunOptions>({
+    path: ['dry-run'],
+    bundle: 'core',
+    module: 'cli/commands/dry-run.js',
+    description: 'show the jobs a run would execute, with their status and commands',
+    define: (c) =>
+      aiFlags(
+        c
+          .argument('[workflow]', 'the .oxoflow file')
+          .argument('[overrides...]', 'config overrides KEY=VALUE')
+          .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
+          .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+          .option('--forcerun <rule>', 'plan every job of this rule (and what follows) to run again (repeatable)', collect, [] as string[]),
+      ),
+    options: planOptions,
+    load: async () => (await import('./commands/dry-run.js')).dryRun,
+  }),
+  entry<RunOptions>({
+    path: ['run'],
+    bundle: 'core',
+    module: 'cli/commands/run.js',
+    description: 'run the jobs dry-run lists, in dependency order, and record their state',
+    define: (c) =>
+      c
+        .argument('[workflow]', 'the .oxoflow file')
+        .argument('[overrides...]', 'config overrides KEY=VALUE')
+        .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
+        .option('--cores <n>', "cores the jobs' threads may use together (default: this machine's)")
+        .option('--memory <size>', "memory the jobs may use together, e.g. 16G (default: this machine's)")
+        .option('-k, --keep-going', 'keep running independent jobs after a job fails')
+        .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
+        .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+        .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
+        .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
+        .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
+        .option('--account <account>', 'Slurm account (with --executor slurm)'),
+    options: planOptions,
+    load: async () => (await import('./commands/run.js')).run,
+  }),
+  entry<GraphOptions>({
+    path: ['graph'],
+    bundle: 'core',
+    module: 'cli/commands/graph.js',
+    description: 'draw the rule graph, or the job graph with --expanded',
+    define: (c) =>
+      c
+        .argument('[workflow]', 'the .oxoflow file')
+        .argument('[overrides...]', 'config overrides KEY=VALUE')
+        .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
+        .option('--expanded', 'draw jobs (one node per sample) instead of rules')
+        .option('--samples <list>', 'comma-separated sample names (with --expanded)'),
+    options: planOptions,
+    load: async () => (await import('./commands/graph.js')).graph,
+  }),
+  entry<TemplateOptions>({
+    path: ['template'],
+    bundle: 'more',
+    module: 'cli/commands/template.js',
+    description: 'list the built-in templates, write one, or draft one with --ai',
+    define: (c) =>
+      c
+        .argument('[name]', 'template to write (omit to list them)')
+        .option('-o, --output <path>', 'where to write it (default: <name>.oxoflow)')
+        .option('--force', 'overwrite an existing file')
+        .option('--ai <intent>', 'draft a new workflow from a description with the AI (written only once it validates)')
+        .option('--from-file <file>', 'with --ai: a file for the model to read, e.g. a sample sheet (repeatable)', collect, [] as string[])
+        .option('--skill <name>', 'with --ai: activate a skill (repeatable)', collect, [] as string[]),
+    options: (r) =>
+      ok(
+        defined({
+          name: str(r.args[0]),
+          output: str(r.flags.output),
+          force: flag(r.flags.force),
+          ai: str(r.flags.ai),
+          fromFile: list(r.flags.fromFile),
+          skill: list(r.flags.skill),
+        }),
+      ),
+    load: async () => (await import('./commands/template.js')).template,
+  }),
+  entry<InitOptions>({
+    path: ['init'],
+    bundle: 'more',
+    module: 'cli/commands/init.js',
+    description: 'create a new project that validates and dry-runs',
+    define: (c) => c.argument('<name>', 'project directory to create').option('-t, --template <template>', 'built-in template to start from', 'hello-world'),
+    options: (r) => ok(defined({ name: str(r.args[0]) ?? '', template: str(r.flags.template) })),
+    load: async () => (await import('./commands/init.js')).init,
+  }),
+  entry<Record<string, never>>({
+    path: ['schema'],
+    bundle: 'more',
+    module: 'cli/commands/schema.js',
+    description: 'print the JSON Schema of the .oxoflow format (for editor support)',
+    define: (c) => c,
+    options: () => ok({}),
+    load: async () => (await import('./commands/schema.js')).schema,
+  }),
+  entry<{ shell: 'bash' | 'zsh' | 'fish' }>({
+    path: ['completions'],
+    bundle: 'more',
+    module: 'cli/commands/completions.js',
+    description: 'print a shell completion script',
+    define: (c) => c.addArgument(new Command().createArgument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'])),
+    options: (r) => ok({ shell: str(r.args[0]) as 'bash' | 'zsh' | 'fish' }),
+    load: async () => (await import('./commands/completions.js')).completions,
+  }),
+  entry<AiStatusOptions>({
+    path: ['ai', 'status'],
+    bundle: 'more',
+    module: 'cli/commands/ai-status.js',
+    isDefault: true,
+    description: 'skills, activation, provider and MCP servers (no network unless --check)',
+    define: (c) =>
+      projectFlag(
+        c
+          .argument('[workflow]', 'the .oxoflow file whose [ai] table to read')
+          .option('--check', 'connect to the MCP servers of active tool skills (network); the provider is not contacted')
+          .option('--all', 'list every built-in skill instead of a count')
+          .option('--skill <name>', 'activate a skill as --skill would (repeatable)', collect, [] as string[]),
+      ),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), project: str(r.flags.project), check: flag(r.flags.check), all: flag(r.flags.all), skill: list(r.flags.skill) })),
+    load: async () => (await import('./commands/ai-status.js')).aiStatus,
+  }),
+  entry<{ project?: string; all?: boolean }>({
+    path: ['ai', 'skills', 'list'],
+    bundle: 'more',
+    module: 'cli/commands/ai-skills.js',
+    description: 'list discovered skills with scope, format, type and status',
+    define: (c) => projectFlag(c.option('--all', 'include every built-in skill')),
+    options: (r) => ok(defined({ project: str(r.flags.project), all: flag(r.flags.all) })),
+    load: async () => (await import('./commands/ai-skills.js')).skillsList,
+  }),
+  entry<{ project?: string; name: string }>({
+    path: ['ai', 'skills', 'show'],
+    bundle: 'more',
+    module: 'cli/commands/ai-skills.js',
+    description: 'print exactly the prompt block the skill would inject',
+    define: (c) => projectFlag(c.argument('<name>', 'skill name or alias (project/NAME, user/NAME, builtin/NAME)')),
+    options: (r) => ok(defined({ name: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-skills.js')).skillsShow,
+  }),
+  entry<{ project?: string; path?: string; strict?: boolean }>({
+    path: ['ai', 'skills', 'validate'],
+    bundle: 'more',
+    module: 'cli/commands/ai-skills.js',
+    description: 'validate skills and exit 1 on any invalid one',
+    define: (c) =>
+      projectFlag(
+        c
+          .argument('[path]', 'a skill file, a skill directory, or a skills directory')
+          .option('--strict', 'fail on warnings too (e.g. a name that differs from its folder)'),
+      ),
+    options: (r) => ok(defined({ path: str(r.args[0]), project: str(r.flags.project), strict: flag(r.flags.strict) })),
+    load: async () => (await import('./commands/ai-skills.js')).skillsValidate,
+  }),
+  entry<{ project?: string; name: string; format?: string; force?: boolean }>({
+    path: ['ai', 'skills', 'new'],
+    bundle: 'more',
+    module: 'cli/commands/ai-skills.js',
+    description: 'scaffold a valid skill in the project scope',
+    define: (c) =>
+      projectFlag(
+        c
+          .argument('<name>', 'skill name (lower-case words joined by -)')
+          .addOption(new Option('--format <format>', 'skill format').choices(['toml', 'md']).default('toml'))
+          .option('--force', 'overwrite an existing skill'),
+      ),
+    options: (r) => ok(defined({ name: str(r.args[0]) ?? '', project: str(r.flags.project), format: str(r.flags.format), force: flag(r.flags.force) })),
+    load: async () => (await import('./commands/ai-skills.js')).skillsNew,
+  }),
+  entry<AiSetupOptions>({
+    path: ['ai', 'setup'],
+    bundle: 'more',
+    module: 'cli/commands/ai-setup.js',
+    description: 'configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)',
+    define: (c) =>
+      c
+        .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+        .option('--model <model>', "model name (default: the kind's current default)")
+        .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
+        .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)'),
+    options: (r) => ok(defined({ provider: str(r.flags.provider), model: str(r.flags.model), baseUrl: str(r.flags.baseUrl), keyEnv: str(r.flags.keyEnv) })),
+    load: async () => (await import('./commands/ai-setup.js')).aiSetup,
+  }),
+  entry<AiSessionsOptions>({
+    path: ['ai', 'sessions', 'list'],
+    bundle: 'more',
+    module: 'cli/commands/ai-sessions.js',
+    isDefault: true,
+    description: 'list the AI session records, newest first',
+    define: (c) => projectFlag(c),
+    options: (r) => ok(defined({ project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-sessions.js')).sessionsList,
+  }),
+  entry<AiSessionsOptions & { id: string }>({
+    path: ['ai', 'sessions', 'show'],
+    bundle: 'more',
+    module: 'cli/commands/ai-sessions.js',
+    description: 'print one session: provider, skills, tools, each call with its approval decision, usage',
+    define: (c) => projectFlag(c.argument('<id>', 'session id as listed by `oxo-flow ai sessions`')),
+    options: (r) => ok(defined({ id: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-sessions.js')).sessionsShow,
+  }),
+  entry<AiToolsOptions>({
+    path: ['ai', 'tools'],
+    bundle: 'more',
+    module: 'cli/commands/ai-tools.js',
+    description: 'every tool the model would get, with its approval gate',
+    define: (c) =>
+      projectFlag(
+        c
+          .argument('[workflow]', 'the .oxoflow file whose [ai] skills to use')
+          .option('--mcp <server>', 'also inspect an MCP server: URL or NAME=URL (repeatable)', collect, [] as string[])
+          .option('--skill <name>', 'activate a skill (repeatable)', collect, [] as string[]),
+      ),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), project: str(r.flags.project), mcp: list(r.flags.mcp), skill: list(r.flags.skill) })),
+    load: async () => (await import('./commands/ai-tools.js')).aiTools,
+  }),
+  entry<AiCallOptions>({
+    path: ['ai', 'call'],
+    bundle: 'more',
+    module: 'cli/commands/ai-call.js',
+    description: 'call one tool through the approval gate',
+    define: (c) =>
+      projectFlag(
+        c
+          .argument('<tool>', 'tool name as listed by `oxo-flow ai tools`')
+          .argument('[workflow]', 'the .oxoflow file whose [ai] skills to use')
+          .option('--args <json>', 'tool arguments as a JSON object', '{}')
+          .option('--mcp <server>', 'an MCP server: URL or NAME=URL (repeatable)', collect, [] as string[])
+          .option('--skill <name>', 'activate a skill (repeatable)', collect, [] as string[]),
+      ),
+    options: (r) =>
+      ok(defined({ tool: str(r.args[0]) ?? '', workflow: str(r.args[1]), project: str(r.flags.project), args: str(r.flags.args), mcp: list(r.flags.mcp), skill: list(r.flags.skill) })),
+    load: async () => (await import('./commands/ai-call.js')).aiCall,
+  }),
+];
+
+/**
+ * Modules of the AI layer that the core loads from the second bundle when `--ai` asks for a review
+ * (src/cli/ai-review.ts); with the command modules of 'more' entries, they make up that bundle's exports.
+ */
+export const SHARED_MORE_MODULES: readonly string[] = ['cli/ai-review-run.js', 'ai/skills/index.js', 'ai/project.js', 'ai/project-provider.js'];
+
+/** The name a command reports in --json (`ai skills list`). */
+export const commandName = (path: readonly string[]): string => path.join(' ');
