@@ -17,6 +17,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -65,6 +66,27 @@ const lazyBuiltins = {
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
       return {
         contents: `let real;\nconst load = () => (real ??= require('node:${args.path}'));\nmodule.exports = { ${getters.join(', ')} };\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+// Packages kept outside the bundles load on first use too: a module that imports undici (the MCP
+// transport, the provider clients) or zod (MCP message schemas, built on first use) costs nothing
+// until a request is made. Each becomes a stand-in whose getters require the real package.
+const LAZY_PACKAGES = ['undici', 'eventsource-parser', 'zod'];
+const buildRequire = createRequire(import.meta.url);
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(b) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
+    b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-package' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
+      const names = Object.keys(buildRequire(args.path)).filter((n) => n !== 'default' && n !== '__esModule');
+      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      return {
+        contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = { ${getters.join(', ')} };\n`,
         loader: 'js',
       };
     });
@@ -123,14 +145,14 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, moreFromCore] });
+await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore] });
 await build({
   ...common,
   // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
   stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  plugins: [lazyBuiltins, noJsFunctionType],
+  plugins: [lazyBuiltins, lazyPackages, noJsFunctionType],
 });
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
