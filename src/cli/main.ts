@@ -239,26 +239,6 @@ function registerAi(program: Command, action: Action): void {
       ),
     );
 
-  ai.command('setup')
-    .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
-    .option('--model <model>', 'model name (default: the kind’s current default)')
-    .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
-    .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)')
-    .description('configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)')
-    .action(action('ai setup', (_args, opts) => async (ctx) => (await import('./commands/ai-setup.js')).aiSetup(opts, ctx)));
-
-  const sessions = ai.command('sessions').description('the AI session records of a project');
-  projectOption(sessions.command('list', { isDefault: true }))
-    .description('list the AI session records, newest first')
-    .action(action('ai sessions list', (_args, opts) => async (ctx) => (await import('./commands/ai-sessions.js')).sessionsList(opts, ctx)));
-  projectOption(sessions.command('show').argument('<id>', 'session id as listed by `oxo-flow ai sessions`'))
-    .description('print one session: provider, skills, tools, each call with its approval decision, usage')
-    .action(
-      action('ai sessions show', ([id], opts) => async (ctx) =>
-        (await import('./commands/ai-sessions.js')).sessionsShow({ id: id as string, ...opts }, ctx),
-      ),
-    );
-
   projectOption(
     ai
       .command('tools')
@@ -284,6 +264,26 @@ function registerAi(program: Command, action: Action): void {
     .action(
       action('ai call', ([tool, wf], opts) => async (ctx) =>
         (await import('./commands/ai-call.js')).aiCall({ tool: tool as string, workflow: wf as string | undefined, ...opts }, ctx),
+      ),
+    );
+
+  ai.command('setup')
+    .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+    .option('--model <model>', 'model name (default: the kind’s current default)')
+    .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
+    .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)')
+    .description('configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)')
+    .action(action('ai setup', (_args, opts) => async (ctx) => (await import('./commands/ai-setup.js')).aiSetup(opts, ctx)));
+
+  const sessions = ai.command('sessions').description('the AI session records of a project');
+  projectOption(sessions.command('list', { isDefault: true }))
+    .description('list the AI session records, newest first')
+    .action(action('ai sessions list', (_args, opts) => async (ctx) => (await import('./commands/ai-sessions.js')).sessionsList(opts, ctx)));
+  projectOption(sessions.command('show').argument('<id>', 'session id as listed by `oxo-flow ai sessions`'))
+    .description('print one session: provider, skills, tools, each call with its approval decision, usage')
+    .action(
+      action('ai sessions show', ([id], opts) => async (ctx) =>
+        (await import('./commands/ai-sessions.js')).sessionsShow({ id: id as string, ...opts }, ctx),
       ),
     );
 }
