@@ -77,11 +77,15 @@ const lazyBuiltins = {
 // until a request is made. Each becomes a stand-in whose getters require the real package.
 const LAZY_PACKAGES = ['undici', 'eventsource-parser', 'zod'];
 const buildRequire = createRequire(import.meta.url);
-const lazyPackages = {
+/** `bundled`: packages whose stand-in requires a copy inside the bundle instead of node_modules. */
+const lazyPackages = (bundled = []) => ({
   name: 'lazy-packages',
   setup(b) {
     const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
-    b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-package' }));
+    b.onResolve({ filter }, (args) => {
+      if (args.namespace !== 'lazy-package') return { path: args.path, namespace: 'lazy-package' };
+      return bundled.includes(args.path) ? { path: buildRequire.resolve(args.path) } : { path: args.path, external: true };
+    });
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
       const names = Object.keys(buildRequire(args.path)).filter((n) => n !== 'default' && n !== '__esModule');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
@@ -91,7 +95,7 @@ const lazyPackages = {
       };
     });
   },
-};
+});
 
 // In the core, an import of a module that lives in the second bundle becomes that bundle. The core
 // imports them all with import(), so esbuild defers the require until the command needs it.
@@ -145,14 +149,16 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore] });
+await build({ ...common, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore] });
 await build({
   ...common,
   // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
   stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  plugins: [lazyBuiltins, lazyPackages, noJsFunctionType],
+  // undici is 110 files in node_modules: inside the second bundle it is one read and, with the code
+  // cache, little compiling; still evaluated only when the first request is made.
+  plugins: [lazyBuiltins, lazyPackages(['undici', 'eventsource-parser']), noJsFunctionType],
 });
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
