@@ -82,6 +82,7 @@ const body = [
   '',
   `- \`--ai\` adds ${verdictMs(added)} in human mode (streamed), ${verdictMs(addedJson)} with \`--json\`.`,
   `- A streamed token reaches the CLI's stderr ${tokenMs === undefined ? '(not measured)' : `${tokenMs.toFixed(1)} ms`} after the server wrote it (median of ${latencies.length}; server write → SSE parse → terminal-safe → write(2) → pipe).`,
+  '- Where the added time goes (CPU profile and stderr timeline of one run): loading the second bundle, discovering the skills and building the request take about a tenth of a Node start; most of the rest is between the review heading and the first token: evaluating undici, compiling its WebAssembly HTTP parser, connecting and the round trip. Done so far: undici and eventsource-parser are bundled and evaluated on first request, zod is no longer loaded, and V8 no longer tiers up the WebAssembly parser in the background (a short CLI waited about a second at exit for it). Left: a lighter HTTP client for the one-shot provider request, if the target is to be met on a loaded host. The figures vary with host load (the 2-core host ran other jobs; `node -e 0` itself took 150-700 ms across runs today), so compare the ratio column.',
 ].join('\n');
 console.log(body);
 if (write) writeDocSection(HEADING, body);
