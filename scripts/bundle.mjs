@@ -17,6 +17,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -57,6 +58,31 @@ const lazyBuiltins = {
     });
   },
 };
+
+// Packages kept outside the bundles load on first use too: a module that imports undici (the MCP
+// transport, the provider clients) or zod (MCP message schemas, built on first use) costs nothing
+// until a request is made. Each becomes a stand-in whose getters require the real package.
+const LAZY_PACKAGES = ['undici', 'eventsource-parser', 'zod'];
+const buildRequire = createRequire(import.meta.url);
+/** `bundled`: packages whose stand-in requires a copy inside the bundle instead of node_modules. */
+const lazyPackages = (bundled = []) => ({
+  name: 'lazy-packages',
+  setup(b) {
+    const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
+    b.onResolve({ filter }, (args) => {
+      if (args.namespace !== 'lazy-package') return { path: args.path, namespace: 'lazy-package' };
+      return bundled.includes(args.path) ? { path: buildRequire.resolve(args.path) } : { path: args.path, external: true };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
+      const names = Object.keys(buildRequire(args.path)).filter((n) => n !== 'default' && n !== '__esModule');
+      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      return {
+        contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = { ${getters.join(', ')} };\n`,
+        loader: 'js',
+      };
+    });
+  },
+});
 
 // In the core, an import of a module that lives in the second bundle becomes that bundle. The core
 // imports them all with import(), so esbuild defers the require until the command needs it.
@@ -110,7 +136,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, moreFromCore] });
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore] });
 const more = await build({
   metafile: true,
   ...common,
@@ -118,7 +144,9 @@ const more = await build({
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
   stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  plugins: [lazyBuiltins, noJsFunctionType],
+  // undici is 110 files in node_modules: inside the second bundle it is one read and, with the code
+  // cache, little compiling; still evaluated only when the first request is made.
+  plugins: [lazyBuiltins, lazyPackages(['undici', 'eventsource-parser']), noJsFunctionType],
 });
 
 // What went into each bundle, for the build guards (test/architecture/bundles.test.ts).

@@ -306,39 +306,6 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     options: (r) => ok(defined({ name: str(r.args[0]) ?? '', project: str(r.flags.project), format: str(r.flags.format), force: flag(r.flags.force) })),
     load: async () => (await import('./commands/ai-skills.js')).skillsNew,
   }),
-  entry<AiSetupOptions>({
-    path: ['ai', 'setup'],
-    bundle: 'more',
-    module: 'cli/commands/ai-setup.js',
-    description: 'configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)',
-    define: (c) =>
-      c
-        .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
-        .option('--model <model>', "model name (default: the kind's current default)")
-        .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
-        .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)'),
-    options: (r) => ok(defined({ provider: str(r.flags.provider), model: str(r.flags.model), baseUrl: str(r.flags.baseUrl), keyEnv: str(r.flags.keyEnv) })),
-    load: async () => (await import('./commands/ai-setup.js')).aiSetup,
-  }),
-  entry<AiSessionsOptions>({
-    path: ['ai', 'sessions', 'list'],
-    bundle: 'more',
-    module: 'cli/commands/ai-sessions.js',
-    isDefault: true,
-    description: 'list the AI session records, newest first',
-    define: (c) => projectFlag(c),
-    options: (r) => ok(defined({ project: str(r.flags.project) })),
-    load: async () => (await import('./commands/ai-sessions.js')).sessionsList,
-  }),
-  entry<AiSessionsOptions & { id: string }>({
-    path: ['ai', 'sessions', 'show'],
-    bundle: 'more',
-    module: 'cli/commands/ai-sessions.js',
-    description: 'print one session: provider, skills, tools, each call with its approval decision, usage',
-    define: (c) => projectFlag(c.argument('<id>', 'session id as listed by `oxo-flow ai sessions`')),
-    options: (r) => ok(defined({ id: str(r.args[0]) ?? '', project: str(r.flags.project) })),
-    load: async () => (await import('./commands/ai-sessions.js')).sessionsShow,
-  }),
   entry<AiToolsOptions>({
     path: ['ai', 'tools'],
     bundle: 'more',
@@ -371,6 +338,39 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     options: (r) =>
       ok(defined({ tool: str(r.args[0]) ?? '', workflow: str(r.args[1]), project: str(r.flags.project), args: str(r.flags.args), mcp: list(r.flags.mcp), skill: list(r.flags.skill) })),
     load: async () => (await import('./commands/ai-call.js')).aiCall,
+  }),
+  entry<AiSetupOptions>({
+    path: ['ai', 'setup'],
+    bundle: 'more',
+    module: 'cli/commands/ai-setup.js',
+    description: 'configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)',
+    define: (c) =>
+      c
+        .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+        .option('--model <model>', "model name (default: the kind's current default)")
+        .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
+        .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)'),
+    options: (r) => ok(defined({ provider: str(r.flags.provider), model: str(r.flags.model), baseUrl: str(r.flags.baseUrl), keyEnv: str(r.flags.keyEnv) })),
+    load: async () => (await import('./commands/ai-setup.js')).aiSetup,
+  }),
+  entry<AiSessionsOptions>({
+    path: ['ai', 'sessions', 'list'],
+    bundle: 'more',
+    module: 'cli/commands/ai-sessions.js',
+    isDefault: true,
+    description: 'list the AI session records, newest first',
+    define: (c) => projectFlag(c),
+    options: (r) => ok(defined({ project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-sessions.js')).sessionsList,
+  }),
+  entry<AiSessionsOptions & { id: string }>({
+    path: ['ai', 'sessions', 'show'],
+    bundle: 'more',
+    module: 'cli/commands/ai-sessions.js',
+    description: 'print one session: provider, skills, tools, each call with its approval decision, usage',
+    define: (c) => projectFlag(c.argument('<id>', 'session id as listed by `oxo-flow ai sessions`')),
+    options: (r) => ok(defined({ id: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-sessions.js')).sessionsShow,
   }),
 ];
 

@@ -1,6 +1,7 @@
 // HTTP for the AI layer's two clients (MCP servers and model providers): an undici Agent with
 // connect, first-byte and idle timeouts, same-origin redirects, capped body reads, and a delay that
 // a signal cancels. Knows HTTP only: each caller turns failures into its own error codes.
+import { setFlagsFromString } from 'node:v8';
 import { Agent, request, type Dispatcher } from 'undici';
 
 export type Response = Dispatcher.ResponseData;
@@ -14,7 +15,16 @@ export interface AgentTimeouts {
   idleTimeoutMs?: number;
 }
 
+let wasmTieringOff = false;
+
 export function createAgent(t: AgentTimeouts): Agent {
+  // undici parses HTTP with a WebAssembly build of llhttp. V8 would recompile its hot functions in
+  // background threads, and a short-lived CLI then waits about a second at exit for those jobs
+  // (measured: bench/ai-overhead.mjs). The baseline compiler is fast enough for our small answers.
+  if (!wasmTieringOff) {
+    setFlagsFromString('--liftoff-only');
+    wasmTieringOff = true;
+  }
   return new Agent({
     connect: { timeout: t.connectTimeoutMs },
     headersTimeout: t.firstByteTimeoutMs ?? 0,

@@ -4,7 +4,9 @@
 // inactive skill; a provider failure keeps the deterministic exit code; the key never shows.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, childEnv } from '../helpers/run-cli.js';
 import { startFakeLlm, type FakeLlm, type FakeReply } from '../helpers/fake-llm.js';
 import { runCliAsync } from '../helpers/mcp-cli.js';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -166,4 +168,22 @@ it('no provider: one notice, deterministic output unchanged before it', async ()
   expect(r.code).toBe(plain.code);
   expect(r.stderr.startsWith(plain.stderr)).toBe(true);
   expect(r.stderr.split('AI review skipped').length - 1).toBe(1);
+});
+
+it('Ctrl-C during a streamed review cancels the request at once: AI012, exit 130', async () => {
+  const { dir, home } = project();
+  // The server stalls and the idle timeout is long: only the cancellation can end this run.
+  writeFileSync(path.join(home, 'ai_config.json'), JSON.stringify({ schema_version: 1, timeouts: { idle_ms: 600_000 }, retries: { max: 0 } }));
+  const f = await serve([], { kind: 'stall', text: 'Thinking about it' });
+  const child = spawn(process.execPath, [CLI, 'lint', '--ai'], { cwd: dir, env: childEnv({ CI: undefined, ...env(home, 'openai', f.baseUrl) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    // Once the first streamed words are on screen, press Ctrl-C.
+    if (stderr.includes('Thinking about it') && !child.killed) child.kill('SIGINT');
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  expect(code).toBe(130);
+  expect(stderr).toContain('AI012');
+  expect(stderr).not.toContain(KEY);
 });

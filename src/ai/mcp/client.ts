@@ -4,14 +4,12 @@
 import { McpFailure } from './failure.js';
 import { JsonRpcSession, type Progress } from './jsonrpc.js';
 import {
-  CallToolResultSchema,
-  InitializeResultSchema,
   LATEST_PROTOCOL_VERSION,
-  ListToolsResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type InitializeResult,
   type Tool,
+  mcpSchemas,
 } from './messages.js';
 import type { Transport } from './transport.js';
 
@@ -57,7 +55,7 @@ export class McpClient {
     const result = await this.rpc.request(
       'initialize',
       { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: this.options.clientInfo },
-      InitializeResultSchema,
+      mcpSchemas().InitializeResultSchema,
       { timeoutMs: this.handshakeTimeout, cancellable: false },
     );
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
@@ -78,7 +76,7 @@ export class McpClient {
       const seen = new Set<string>();
       let cursor: string | undefined;
       for (let page = 1; ; page++) {
-        const result = await this.rpc.request('tools/list', cursor === undefined ? undefined : { cursor }, ListToolsResultSchema, {
+        const result = await this.rpc.request('tools/list', cursor === undefined ? undefined : { cursor }, mcpSchemas().ListToolsResultSchema, {
           timeoutMs: this.handshakeTimeout,
         });
         tools.push(...result.tools);
@@ -101,7 +99,7 @@ export class McpClient {
   ): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     return this.withSession(() =>
-      this.rpc.request('tools/call', { name, arguments: args }, CallToolResultSchema, {
+      this.rpc.request('tools/call', { name, arguments: args }, mcpSchemas().CallToolResultSchema, {
         timeoutMs,
         maxTotalMs: timeoutMs * 10,
         ...(options.onprogress !== undefined ? { onprogress: options.onprogress } : { onprogress: () => undefined }),

@@ -7,11 +7,11 @@ import {
   isRequest,
   isResponse,
   responseError,
-  ProgressParamsSchema,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type RequestId,
+  mcpSchemas,
 } from './messages.js';
 import type { Transport } from './transport.js';
 
@@ -138,7 +138,7 @@ export class JsonRpcSession {
       return;
     }
     if (m.method === 'notifications/progress') {
-      const parsed = ProgressParamsSchema.safeParse(m.params);
+      const parsed = mcpSchemas().ProgressParamsSchema.safeParse(m.params);
       const p = parsed.success ? this.pending.get(parsed.data.progressToken) : undefined;
       if (p !== undefined && parsed.success) {
         p.touch();

@@ -1,42 +1,115 @@
 // Zod schemas for the MCP messages this client reads, validated where they enter (the protocol
 // layer). Types are inferred from the schemas. Only what a tools-only client needs is modelled;
 // unknown fields pass through untouched.
-import { z } from 'zod';
+import { createRequire } from 'node:module';
+import type { z } from 'zod';
+
+// zod is required when the first schema is built, never at load time.
+const requireZod = (): typeof import('zod') => createRequire(import.meta.url)('zod');
 
 /** Revisions this client speaks, newest first; the first is what `initialize` asks for. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 
-const RequestId = z.union([z.string(), z.number()]);
-export type RequestId = z.infer<typeof RequestId>;
+/**
+ * The schemas, built on first use: zod is loaded only when an MCP message is read, so commands that
+ * load this module without talking to a server (ai status, the --ai review) never pay for it.
+ */
+function buildSchemas() {
+  const { z } = requireZod();
+  const RequestId = z.union([z.string(), z.number()]);
 
-export const JsonRpcErrorSchema = z.looseObject({
-  code: z.number(),
-  message: z.string(),
-  data: z.unknown().optional(),
-});
-export type JsonRpcError = z.infer<typeof JsonRpcErrorSchema>;
+  const JsonRpcErrorSchema = z.looseObject({
+    code: z.number(),
+    message: z.string(),
+    data: z.unknown().optional(),
+  });
 
-export const JsonRpcResponseSchema = z.union([
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestId, result: z.record(z.string(), z.unknown()) }),
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestId.nullable(), error: JsonRpcErrorSchema }),
-]);
-export const JsonRpcRequestSchema = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  id: RequestId,
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-export const JsonRpcNotificationSchema = z.looseObject({
-  jsonrpc: z.literal('2.0'),
-  method: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
+  const JsonRpcResponseSchema = z.union([
+    z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestId, result: z.record(z.string(), z.unknown()) }),
+    z.looseObject({ jsonrpc: z.literal('2.0'), id: RequestId.nullable(), error: JsonRpcErrorSchema }),
+  ]);
+  const JsonRpcRequestSchema = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: RequestId,
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  });
+  const JsonRpcNotificationSchema = z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  });
 
-export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
-export type JsonRpcNotification = z.infer<typeof JsonRpcNotificationSchema>;
-export type JsonRpcResponse = z.infer<typeof JsonRpcResponseSchema>;
+
+  const InitializeResultSchema = z.looseObject({
+    protocolVersion: z.string(),
+    capabilities: z.looseObject({ tools: z.looseObject({ listChanged: z.boolean().optional() }).optional() }),
+    serverInfo: z.looseObject({ name: z.string(), version: z.string().optional(), title: z.string().optional() }),
+    instructions: z.string().optional(),
+  });
+
+  /** Defaults per the schema comments: absent means worst case (not read-only, destructive, open world). */
+  const ToolAnnotationsSchema = z.looseObject({
+    title: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  });
+
+  const ToolSchema = z.looseObject({
+    name: z.string().min(1),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: z.looseObject({ type: z.literal('object') }),
+    outputSchema: z.looseObject({}).optional(),
+    annotations: ToolAnnotationsSchema.optional(),
+    execution: z.looseObject({ taskSupport: z.string().optional() }).optional(),
+  });
+
+  const ListToolsResultSchema = z.looseObject({
+    tools: z.array(ToolSchema),
+    nextCursor: z.string().optional(),
+  });
+
+  const ContentBlockSchema = z.looseObject({ type: z.string() });
+
+  const CallToolResultSchema = z.looseObject({
+    content: z.array(ContentBlockSchema).default([]),
+    structuredContent: z.unknown().optional(),
+    isError: z.boolean().optional(),
+  });
+
+  const EmptyResultSchema = z.looseObject({});
+
+  const ProgressParamsSchema = z.looseObject({
+    progressToken: z.union([z.string(), z.number()]),
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  });
+  return { RequestId, JsonRpcErrorSchema, JsonRpcResponseSchema, JsonRpcRequestSchema, JsonRpcNotificationSchema, InitializeResultSchema, ToolAnnotationsSchema, ToolSchema, ListToolsResultSchema, ContentBlockSchema, CallToolResultSchema, EmptyResultSchema, ProgressParamsSchema };
+}
+
+let built: ReturnType<typeof buildSchemas> | undefined;
+export function mcpSchemas(): ReturnType<typeof buildSchemas> {
+  return (built ??= buildSchemas());
+}
+type Schemas = ReturnType<typeof buildSchemas>;
+
+export type RequestId = z.infer<Schemas['RequestId']>;
+export type JsonRpcError = z.infer<Schemas['JsonRpcErrorSchema']>;
+export type JsonRpcRequest = z.infer<Schemas['JsonRpcRequestSchema']>;
+export type JsonRpcNotification = z.infer<Schemas['JsonRpcNotificationSchema']>;
+export type JsonRpcResponse = z.infer<Schemas['JsonRpcResponseSchema']>;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+export type InitializeResult = z.infer<Schemas['InitializeResultSchema']>;
+export type ToolAnnotations = z.infer<Schemas['ToolAnnotationsSchema']>;
+export type Tool = z.infer<Schemas['ToolSchema']>;
+export type ListToolsResult = z.infer<Schemas['ListToolsResultSchema']>;
+export type ContentBlock = z.infer<Schemas['ContentBlockSchema']> & Record<string, unknown>;
+export type CallToolResult = z.infer<Schemas['CallToolResultSchema']>;
 
 /**
  * Classify one decoded JSON value. A request has `method` and `id`; a notification has `method`
@@ -46,7 +119,8 @@ export function parseJsonRpcMessage(value: unknown): JsonRpcMessage | undefined 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const hasMethod = 'method' in value;
   const hasId = 'id' in value;
-  const schema = hasMethod ? (hasId ? JsonRpcRequestSchema : JsonRpcNotificationSchema) : JsonRpcResponseSchema;
+  const S = mcpSchemas();
+  const schema = hasMethod ? (hasId ? S.JsonRpcRequestSchema : S.JsonRpcNotificationSchema) : S.JsonRpcResponseSchema;
   const parsed = schema.safeParse(value);
   return parsed.success ? (parsed.data as JsonRpcMessage) : undefined;
 }
@@ -57,58 +131,6 @@ export function isResponse(m: JsonRpcMessage): m is JsonRpcResponse {
 export function isRequest(m: JsonRpcMessage): m is JsonRpcRequest {
   return 'method' in m && 'id' in m;
 }
-
-export const InitializeResultSchema = z.looseObject({
-  protocolVersion: z.string(),
-  capabilities: z.looseObject({ tools: z.looseObject({ listChanged: z.boolean().optional() }).optional() }),
-  serverInfo: z.looseObject({ name: z.string(), version: z.string().optional(), title: z.string().optional() }),
-  instructions: z.string().optional(),
-});
-export type InitializeResult = z.infer<typeof InitializeResultSchema>;
-
-/** Defaults per the schema comments: absent means worst case (not read-only, destructive, open world). */
-export const ToolAnnotationsSchema = z.looseObject({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
-export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
-
-export const ToolSchema = z.looseObject({
-  name: z.string().min(1),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.looseObject({ type: z.literal('object') }),
-  outputSchema: z.looseObject({}).optional(),
-  annotations: ToolAnnotationsSchema.optional(),
-  execution: z.looseObject({ taskSupport: z.string().optional() }).optional(),
-});
-export type Tool = z.infer<typeof ToolSchema>;
-
-export const ListToolsResultSchema = z.looseObject({
-  tools: z.array(ToolSchema),
-  nextCursor: z.string().optional(),
-});
-
-export const ContentBlockSchema = z.looseObject({ type: z.string() });
-
-export const CallToolResultSchema = z.looseObject({
-  content: z.array(ContentBlockSchema).default([]),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
-export type CallToolResult = z.infer<typeof CallToolResultSchema>;
-
-export const EmptyResultSchema = z.looseObject({});
-
-export const ProgressParamsSchema = z.looseObject({
-  progressToken: z.union([z.string(), z.number()]),
-  progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().optional(),
-});
 
 /** The error object of an error response, or undefined for a result response. */
 export function responseError(m: JsonRpcResponse): JsonRpcError | undefined {

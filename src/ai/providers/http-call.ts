@@ -75,7 +75,8 @@ export class ProviderHttp {
   }
 
   private failure(err: unknown, shown: string, signal: AbortSignal | undefined, clean: (t: string) => string): ProviderError {
-    if (err instanceof ProviderError) return err;
+    // Errors raised while reading a stream carry the server's words: masked here, once for all.
+    if (err instanceof ProviderError) return new ProviderError(err.errorClass, clean(err.message), err.status, err.retryAfterMs);
     if (signal?.aborted) return new ProviderError('cancelled', 'the request was cancelled');
     if (err instanceof SseTooLarge) return new ProviderError('malformed', `${shown} sent ${err.message}`);
     const code = errorCode(err);

@@ -134,6 +134,17 @@ describe.each<Wire>(['openai', 'anthropic'])('%s wire', (wire) => {
     expect(f.requests).toHaveLength(1);
   });
 
+  it.each<[string, FakeReply]>([
+    ['a 500 body', { kind: 'error', status: 500, message: `server saw key ${KEY}` }],
+    ['a malformed body', { kind: 'malformed', body: `<html>key ${KEY}</html>`, contentType: 'text/html' }],
+    ['an error event inside a stream', { kind: 'malformed', body: `event: error\ndata: {"type": "error", "error": {"type": "api_error", "message": "key ${KEY}"}}\n\ndata: {"error": {"message": "key ${KEY}"}}\n\n`, contentType: 'text/event-stream' }],
+  ])('the key echoed in %s is masked', async (_name, reply) => {
+    const f = await fake([reply]);
+    const err = await failure(make(wire, f).chat(ask(true)));
+    expect(err.message).not.toContain(KEY);
+    expect(err.message).toContain('***');
+  });
+
   it('429 with Retry-After: waits what the server asked, then succeeds', async () => {
     const f = await fake([{ kind: 'error', status: 429, message: 'slow down', headers: { 'retry-after': '0' } }, { kind: 'answer', text: 'after the wait' }]);
     const waits: number[] = [];
