@@ -70,7 +70,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
   }
   const controller = new AbortController();
   const onSigint = () => controller.abort(new ProviderError('cancelled', 'cancelled with Ctrl-C'));
-  process.once('SIGINT', onSigint);
+  const releaseInterrupt = ctx.onInterrupt(onSigint);
   const now = ctx.now();
   const record: SessionRecord = {
     schema_version: 1,
@@ -104,7 +104,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
       record.tools_offered = tools.map((t) => ({ name: t.name, origin: t.origin.kind === 'mcp' ? `mcp:${t.origin.server}` : 'builtin', read_only: t.gate.builtinReadOnly || (t.gate.readOnlyHint === true && t.gate.trustAnnotations) }));
     },
     finish: async (outcome, extra = {}) => {
-      process.removeListener('SIGINT', onSigint);
+      releaseInterrupt();
       await (provider as { close?: () => Promise<void> } | undefined)?.close?.();
       const ended = new Date();
       Object.assign(record, extra, { outcome, ended_at: ended.toISOString(), duration_ms: ended.getTime() - now.getTime() });

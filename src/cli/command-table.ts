@@ -59,6 +59,8 @@ export const GROUPS: readonly { path: string[]; description: string }[] = [
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+/** A repeatable flag that only some commands sharing a reader define: absent stays absent. */
+const someList = (v: unknown): string[] | undefined => (v === undefined ? undefined : list(v));
 const ok = <O>(options: O): Parsed<O> => ({ ok: true, options });
 /** `{ key: value }` without the keys whose value is undefined (options use optional properties). */
 function defined<T extends Record<string, unknown>>(o: T): T {
@@ -99,7 +101,7 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       skill: list(raw.flags.skill),
       format: str(raw.flags.format) as GraphOptions['format'],
       expanded: flag(raw.flags.expanded),
-      forcerun: list(raw.flags.forcerun),
+      forcerun: someList(raw.flags.forcerun),
       jobs: str(raw.flags.jobs),
       cores: str(raw.flags.cores),
       memory: str(raw.flags.memory),

@@ -60,7 +60,7 @@ export function outputWritten(): boolean {
   return stdout.written && stderr.written;
 }
 
-function makeContext(flags: GlobalFlags, version: string, io: Io): CliContext {
+function makeContext(flags: GlobalFlags, version: string, io: Io, interruptHandlers: Set<() => void>): CliContext {
   const stderrIsTTY = io.isTerminal(2);
   let stdinIsTTY: boolean | undefined;
   return {
@@ -84,6 +84,10 @@ function makeContext(flags: GlobalFlags, version: string, io: Io): CliContext {
     version,
     now: () => new Date(),
     secrets: new Set(secretsFromEnv(io.env)),
+    onInterrupt: (handler) => {
+      interruptHandlers.add(handler);
+      return () => interruptHandlers.delete(handler);
+    },
   };
 }
 
@@ -138,22 +142,30 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
   const version = packageVersion();
   const streams: Streams = { stdout: io.stdout, stderr: io.stderr };
   let name = commandNameFrom(argv);
-  let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io);
+  const interruptHandlers = new Set<() => void>();
+  let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io, interruptHandlers);
   let exitCode: number | undefined;
   /** The one exit point: print the result (one JSON document with --json) and decide the exit code. */
   const finish = (result: CommandResult): void => {
     if (exitCode !== undefined) return;
     exitCode = emitResult(name, result, ctx, streams, makeStyle(ctx.color && !ctx.json));
   };
-  // Ctrl-C, for every command: the result says so (CLI130) and the process ends with 130 at once,
-  // whatever was in flight (an MCP connection, say).
+  // Ctrl-C, for every command: a command that stops cleanly by itself has registered a handler
+  // (ctx.onInterrupt) and returns its own result; otherwise, and on a second Ctrl-C, the result says
+  // so (CLI130) and the process ends with 130 at once, whatever was in flight (an MCP connection, say).
+  let interrupted = false;
   const onInterrupt = () => {
+    if (!interrupted && interruptHandlers.size > 0) {
+      interrupted = true;
+      for (const handler of [...interruptHandlers]) handler();
+      return;
+    }
     finish(failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
     process.exit(130);
   };
-  if (options.handleInterrupt) process.once('SIGINT', onInterrupt);
+  if (options.handleInterrupt) process.on('SIGINT', onInterrupt);
   try {
-    await parseAndRun(argv, version, io, {
+    await parseAndRun(argv, version, io, interruptHandlers, {
       named: (n) => (name = n),
       context: (c) => (ctx = c),
       finish,
@@ -177,7 +189,7 @@ interface Hooks {
   after(run: NonNullable<CommandResult['after']>): Promise<void>;
 }
 
-async function parseAndRun(argv: string[], version: string, io: Io, hooks: Hooks): Promise<void> {
+async function parseAndRun(argv: string[], version: string, io: Io, interruptHandlers: Set<() => void>, hooks: Hooks): Promise<void> {
   const unknown = unknownSubcommand(argv, io.cwd);
   if (unknown !== undefined) {
     hooks.named(unknown.group);
@@ -188,7 +200,7 @@ async function parseAndRun(argv: string[], version: string, io: Io, hooks: Hooks
     ran = true;
     const name = commandName(entry.path);
     hooks.named(name);
-    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version, io);
+    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version, io, interruptHandlers);
     hooks.context(ctx);
     const parsed = entry.options(raw);
     if (!parsed.ok) return hooks.finish({ outcome: outcomeOf(parsed.diagnostics), json: {}, diagnostics: parsed.diagnostics });

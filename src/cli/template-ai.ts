@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { runAgent } from '../ai/agent/loop.js';
-import { assembleSkillPrompt, loadSkillContext, type Skill, type SkillContext } from '../ai/skills/index.js';
+import { assembleSkillPrompt, loadSkillBody, loadSkillContext, type Skill, type SkillContext } from '../ai/skills/index.js';
 import { openToolRegistry } from '../ai/tools/open-registry.js';
 import { formatFindings, validateWorkflowText } from '../ai/tools/validate-workflow.js';
 import { openAiSession, providerDiagnostic } from './ai-session.js';
@@ -55,7 +55,9 @@ export function skillsForIntent(intent: string, sc: SkillContext): Skill[] {
   return sc.discovery.skills
     .filter((s) => s.scope === 'builtin' && s.status === 'ok' && s.type === 'knowledge' && !active.has(s.name))
     .filter((s) => s.domains.some((d) => words.has(norm(d)) || (norm(d).length >= 5 && text.includes(norm(d)))))
-    .slice(0, MAX_DOMAIN_SKILLS);
+    .slice(0, MAX_DOMAIN_SKILLS)
+    // Discovery read front matter only; the body is what the prompt needs.
+    .filter((s) => loadSkillBody(s));
 }
 
 export async function templateAi(opts: TemplateAiOptions, ctx: CliContext): Promise<CommandResult> {

@@ -64,7 +64,7 @@ export function readFileSafely(file: string, rootReal: string, cap: number, opti
         eof = true;
         break;
       }
-      if (head && head.done(scratch.subarray(0, total))) break;
+      if (head?.done(scratch.subarray(0, total))) break;
     }
     if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
     const complete = eof || total >= st.size;

@@ -37,6 +37,7 @@ function ctx(over: Partial<CliContext> = {}): CliContext {
     version: '0.0.0-test',
     now: () => new Date(0),
     secrets: new Set<string>(),
+    onInterrupt: () => () => {},
     ...over,
   };
 }

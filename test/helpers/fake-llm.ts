@@ -107,7 +107,10 @@ function openAiError(res: ServerResponse, r: Extract<FakeReply, { kind: 'error' 
 function openAiReply(res: ServerResponse, reply: FakeReply, stream: boolean, model: string): void {
   const id = 'chatcmpl-fake';
   const created = 1_700_000_000;
-  if (reply.kind === 'error') return openAiError(res, reply);
+  if (reply.kind === 'error') {
+    openAiError(res, reply);
+    return;
+  }
   if (reply.kind === 'malformed') {
     res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json' }).end(reply.body);
     return;
@@ -173,7 +176,10 @@ function anthropicError(res: ServerResponse, r: Extract<FakeReply, { kind: 'erro
 }
 
 function anthropicReply(res: ServerResponse, reply: FakeReply, stream: boolean, model: string): void {
-  if (reply.kind === 'error') return anthropicError(res, reply);
+  if (reply.kind === 'error') {
+    anthropicError(res, reply);
+    return;
+  }
   if (reply.kind === 'malformed') {
     res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json' }).end(reply.body);
     return;

@@ -121,7 +121,8 @@ class StreamState {
 
   onEvent(event: SseEvent, onText: ((d: string) => void) | undefined): void {
     if (event.event === 'ping') return;
-    let data: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON, checked field by field below
+    // biome-ignore lint/suspicious/noExplicitAny: wire JSON, checked field by field below
+    let data: Record<string, any>;
     try {
       data = JSON.parse(event.data);
     } catch {

@@ -3,6 +3,7 @@
 // echoed); with --provider (and --model, --base-url, --key-env NAME) it asks nothing, for scripts.
 // A key is only ever typed at the masked prompt or named by --key-env: never a command-line value.
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { diagnostic } from '../../diagnostics/diagnostic.js';
 import { nonInteractiveReason } from '../../ai/approval/policy.js';
@@ -86,7 +87,8 @@ function fromFlags(opts: AiSetupOptions): Answers | { error: string } {
 }
 
 async function ask(ctx: CliContext): Promise<Answers | undefined> {
-  const { default: prompts } = await import('prompts');
+  // require, not import(): the bundle may run from a V8 code cache, where a dynamic import has no loader.
+  const prompts = createRequire(import.meta.url)('prompts') as typeof import('prompts');
   const io = { stdin: ctx.stdin as NodeJS.ReadStream, stdout: ctx.stderr as NodeJS.WriteStream };
   let cancelled = false;
   const onCancel = () => {

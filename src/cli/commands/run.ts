@@ -66,7 +66,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const progress = makeProgress(checked.jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
-  process.on('SIGINT', onSignal);
+  const releaseInterrupt = ctx.onInterrupt(onSignal);
   process.on('SIGTERM', onSignal);
   let report: RunReport;
   try {
@@ -91,7 +91,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
         });
   } catch (err) {
     progress.close();
-    process.off('SIGINT', onSignal);
+    releaseInterrupt();
     process.off('SIGTERM', onSignal);
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOSPC' || e.code === 'EPERM') {
@@ -100,7 +100,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
     throw err;
   }
   progress.close();
-  process.off('SIGINT', onSignal);
+  releaseInterrupt();
   process.off('SIGTERM', onSignal);
   return finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local', workflow.dir);
 }
