@@ -5,9 +5,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { locate } from '../workflow/expand/dimensions.js';
-import type { Rule, Workflow } from '../workflow/model.js';
+import type { Workflow } from '../workflow/model.js';
 import type { JobSpec, Plan } from '../workflow/plan/index.js';
-import { parseDuration } from './duration.js';
 import { backendFor, type Launch, type Preparation } from './environment.js';
 import type { SchedJob } from './scheduler.js';
 import { stateDir, type StateStore } from './state.js';
@@ -62,7 +61,7 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
     for (const input of spec.missingInputs) {
       diagnostics.push(diagnostic('RUN003', `${spec.id} needs ${input}, which does not exist and which no job of this run makes`, where('input')));
     }
-    for (const out of spec.protectedOutputs ?? []) {
+    for (const out of spec.protectedOutputs) {
       if (exists(path.resolve(workflow.dir, out))) {
         diagnostics.push(diagnostic('RUN007', `${spec.id} would overwrite ${out}, a protected output that already exists`, where('output')));
       }
@@ -73,11 +72,6 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
       continue;
     }
     if (backend.backend.prepare) preparations.set(backend.backend.prepare.key, backend.backend.prepare);
-    const limit = timeLimitOf(spec, rule);
-    if (limit === null) {
-      once(`l:${spec.rule}`, () => diagnostic('RUN005', `time_limit "${rule?.resources.timeLimit}" of rule ${spec.rule} is not a duration`, where('resources')));
-      continue;
-    }
     const { backend: b, bin } = backend;
     const job: PreparedJob = {
       id: spec.id,
@@ -85,22 +79,14 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
       threads: spec.threads,
       spec,
       launch: (command) => b.launch(command, bin),
-      retries: Math.max(0, spec.retries ?? rule?.retries ?? 0),
+      retries: spec.retries,
       logPath: store.logPath(spec.id),
     };
     if (spec.memoryMb !== undefined) job.memoryMb = spec.memoryMb;
-    if (limit !== undefined) job.timeLimitSeconds = limit;
+    if (spec.timeLimitSeconds !== undefined) job.timeLimitSeconds = spec.timeLimitSeconds;
     jobs.push(job);
   }
   return { jobs, preparations: [...preparations.values()], diagnostics };
-}
-
-/** Seconds, undefined when there is no limit, null when the rule's text is not a duration. */
-function timeLimitOf(spec: JobSpec, rule: Rule | undefined): number | undefined | null {
-  if (spec.timeLimitSeconds !== undefined) return spec.timeLimitSeconds;
-  const text = rule?.resources.timeLimit;
-  if (text === undefined) return undefined;
-  return parseDuration(text) ?? null;
 }
 
 function exists(p: string): boolean {

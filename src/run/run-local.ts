@@ -90,7 +90,7 @@ async function runJob(job: PreparedJob, options: LocalRunOptions): Promise<JobRe
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (options.signal.aborted) break;
     options.onEvent(attempt === 1 ? { kind: 'start', id: spec.id, attempt, attempts } : { kind: 'retry', id: spec.id, attempt, attempts, message });
-    const shown = spec.shownCommand === undefined ? '' : `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
+    const shown = `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
     last = await runAttempt(job.launch(spec.command), {
       cwd: dir,
       logPath: job.logPath,
@@ -146,7 +146,7 @@ async function recoverCrashed(jobs: readonly PreparedJob[], options: LocalRunOpt
 
 /** temp_output paths are removed once every job of this run that reads them is done. */
 function tempTracker(jobs: readonly PreparedJob[]): { consumed(job: PreparedJob): string[] } {
-  const temps = new Set(jobs.flatMap((j) => j.spec.tempOutputs ?? []));
+  const temps = new Set(jobs.flatMap((j) => j.spec.tempOutputs));
   const readers = new Map<string, number>();
   if (temps.size > 0) for (const j of jobs) for (const i of j.spec.inputs) if (temps.has(i)) readers.set(i, (readers.get(i) ?? 0) + 1);
   return {

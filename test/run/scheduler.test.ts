@@ -1,7 +1,7 @@
 // The scheduler alone, with jobs that finish when the test says so: order, limits, failures.
 import { describe, expect, it } from 'vitest';
 import { schedule, type SchedJob } from '../../src/run/scheduler.js';
-import { parseDuration } from '../../src/run/duration.js';
+import { parseTimeLimit } from '../../src/workflow/load/time-limit.js';
 
 function harness(jobs: SchedJob[], fail: Set<string> = new Set()) {
   const started: string[] = [];
@@ -56,15 +56,16 @@ describe('schedule', () => {
   });
 });
 
-describe('parseDuration', () => {
-  it('reads the time_limit forms', () => {
-    expect(parseDuration('90s')).toBe(90);
-    expect(parseDuration('2h')).toBe(7200);
-    expect(parseDuration('1h30m')).toBe(5400);
-    expect(parseDuration('30')).toBe(1800);
-    expect(parseDuration('01:00:05')).toBe(3605);
-    expect(parseDuration('1-00:00:00')).toBe(86400);
-    expect(parseDuration('soon')).toBeUndefined();
-    expect(parseDuration('0s')).toBeUndefined();
+describe('parseTimeLimit', () => {
+  it('reads the time_limit forms and refuses the rest', () => {
+    const seconds = (t: string) => { const r = parseTimeLimit(t); return r.ok ? r.seconds : undefined; };
+    expect(seconds('90s')).toBe(90);
+    expect(seconds('2h')).toBe(7200);
+    expect(seconds('1h30m')).toBe(5400);
+    expect(seconds('01:00:05')).toBe(3605);
+    expect(seconds('1-00:00:00')).toBe(86400);
+    expect(seconds('30')).toBeUndefined();
+    expect(seconds('soon')).toBeUndefined();
+    expect(seconds('0s')).toBeUndefined();
   });
 });

@@ -8,7 +8,6 @@ export const runCodes = {
   RUN002: { severity: 'error', title: 'a job needs more memory than the run has', hint: 'lower the rule\'s `memory`, or give the run more with `--memory SIZE`', doc },
   RUN003: { severity: 'error', title: 'an input does not exist and no job makes it', hint: 'create the file, fix the path, or add a rule whose output it is', doc },
   RUN004: { severity: 'error', title: 'the program behind a rule\'s environment is not installed', hint: 'install it, put it on PATH, or change the rule\'s [rules.environment]', doc },
-  RUN005: { severity: 'error', title: '`time_limit` is not a duration', hint: 'write it like "90s", "30m", "2h", "1h30m" or "HH:MM:SS"', doc },
   RUN006: { severity: 'error', title: '--forcerun names no rule of the workflow', doc },
   RUN007: { severity: 'error', title: 'a job would overwrite a protected output', hint: 'move or delete the protected file yourself if it really must be remade', doc },
   RUN008: { severity: 'error', title: 'bad value for -j, --cores or --memory', hint: 'use a positive whole number for -j and --cores, and a size like "8G" or "512M" for --memory', doc },
