@@ -9,7 +9,7 @@ import { existingOutputs, makeParentDirs, missingOutputs, protect, removeFile, r
 import type { PreparedJob } from './preflight.js';
 import { groupAlive, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
-import { jobHash, type JobRecord, type StateStore } from './state.js';
+import { startRecord, type StateStore } from './state.js';
 import type { Preparation } from './environment.js';
 
 export interface LocalRunOptions {
@@ -70,17 +70,7 @@ async function runJob(job: PreparedJob, options: LocalRunOptions): Promise<JobRe
   const spec = job.spec;
   const started = Date.now();
   const preexisting = existingOutputs(spec.outputs, dir);
-  const record: JobRecord = {
-    version: 1,
-    id: spec.id,
-    rule: spec.rule,
-    hash: jobHash(spec),
-    status: 'running',
-    startedAt: new Date(started).toISOString(),
-    preexisting,
-    executor: 'local',
-    log: job.logPath,
-  };
+  const record = startRecord(spec, 'local', preexisting, job.logPath, started);
   store.write(record);
   makeParentDirs(spec.log === undefined ? spec.outputs : [...spec.outputs, spec.log], dir);
   const attempts = job.retries + 1;

@@ -10,7 +10,7 @@ import type { JobResult, RunEvent, RunReport } from './events.js';
 import { existingOutputs, makeParentDirs, missingOutputs, protect, removePartialOutputs } from './outputs.js';
 import type { PreparedJob } from './preflight.js';
 import { sleep } from './process-group.js';
-import { jobHash, type JobRecord, type StateStore } from './state.js';
+import { jobHash, startRecord, type JobRecord, type StateStore } from './state.js';
 import { shellQuote } from '../workflow/render/shell-quote.js';
 
 export interface SlurmOptions {
@@ -89,17 +89,7 @@ export async function runSlurm(jobs: readonly PreparedJob[], options: SlurmOptio
       results.set(spec.id, { ...base(job), outcome: 'blocked', blockedBy, attempts: 0 });
       continue;
     }
-    const record: JobRecord = {
-      version: 1,
-      id: spec.id,
-      rule: spec.rule,
-      hash: jobHash(spec),
-      status: 'running',
-      startedAt: new Date().toISOString(),
-      preexisting: existingOutputs(spec.outputs, dir),
-      executor: 'slurm',
-      log: job.logPath,
-    };
+    const record = startRecord(spec, 'slurm', existingOutputs(spec.outputs, dir), job.logPath);
     store.write(record);
     makeParentDirs([...spec.outputs, job.logPath, ...(spec.log ? [spec.log] : [])], dir);
     const submitted = submit(job, after, options);

@@ -29,6 +29,11 @@ export interface JobRecord {
   log: string;
 }
 
+/** The record a job gets as it starts, before its process exists: a crash from here on reads as unfinished. */
+export function startRecord(spec: JobSpec, executor: JobRecord['executor'], preexisting: string[], log: string, started = Date.now()): JobRecord {
+  return { version: 1, id: spec.id, rule: spec.rule, hash: jobHash(spec), status: 'running', startedAt: new Date(started).toISOString(), preexisting, executor, log };
+}
+
 /** Where a workflow keeps its run state and logs. */
 export function stateDir(workflowDir: string): string {
   return path.join(workflowDir, '.oxo-flow');
