@@ -33,6 +33,7 @@ const MORE = [
   'cli/commands/ai-skills.js',
   'cli/commands/ai-tools.js',
   'cli/commands/ai-call.js',
+  'cli/commands/ai-lookup.js',
   'cli/commands/template.js',
   'cli/commands/init.js',
   'cli/commands/schema.js',

@@ -248,6 +248,26 @@ function registerAi(program: Command, action: Action): void {
       action('ai tools', ([wf], opts) => async (ctx) => (await import('./commands/ai-tools.js')).aiTools({ workflow: wf as string | undefined, ...opts }, ctx)),
     );
 
+  const lookup = ai.command('lookup').description('search the built-in knowledge: skills and the pipeline graph (offline)');
+  lookup
+    .command('skill')
+    .argument('<query...>', 'what you want to do, e.g. "paired-end adapter trimming"')
+    .option('--limit <n>', 'how many skills to list (1-50, default 5)')
+    .description('built-in skills ranked for a query: name, domain, tool, why it matched, score')
+    .action(
+      action('ai lookup skill', ([query], opts) => async (ctx) =>
+        (await import('./commands/ai-lookup.js')).lookupSkill({ query: query as string[], ...opts }, ctx),
+      ),
+    );
+  lookup
+    .command('pipeline')
+    .option('--from <step>', 'a step: node id, alias or tool (e.g. fastp, star, featurecounts)')
+    .option('--to <step>', 'with --from: the shortest paths to this step; alone: what precedes it')
+    .option('--stats', 'counts of the pipeline graph')
+    .option('--limit <n>', 'how many shortest paths to list (1-50, default 5)')
+    .description('what usually follows a step, or the shortest paths between two, with the data on each edge')
+    .action(action('ai lookup pipeline', (_args, opts) => async (ctx) => (await import('./commands/ai-lookup.js')).lookupPipeline(opts, ctx)));
+
   projectOption(
     ai
       .command('call')

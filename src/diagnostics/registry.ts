@@ -6,6 +6,7 @@ import { workflowCodes } from './codes/workflow.js';
 import { skillCodes } from './codes/skills.js';
 import { mcpCodes } from './codes/mcp.js';
 import { aiCodes } from './codes/ai.js';
+import { knowledgeCodes } from './codes/knowledge.js';
 
 export const codes = {
   ...cliCodes,
@@ -13,6 +14,7 @@ export const codes = {
   ...skillCodes,
   ...mcpCodes,
   ...aiCodes,
+  ...knowledgeCodes,
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof codes;

@@ -1,0 +1,91 @@
+// Build time only (scripts/build-knowledge.mjs): compiles the built-in skills (front matter and
+// bodies) and the pipeline graph into one index, so a lookup reads one JSON file and does no
+// parsing, tokenising or stemming of the library at run time.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseMdSkill } from '../skills/parse-md-skill.js';
+import { parseGraph } from './graph-source.js';
+import { documentTerms } from './tokenize.js';
+import { FIELDS, packFrequencies, type IndexedSkill, type KnowledgeIndex } from './types.js';
+
+export interface Compiled {
+  index: KnowledgeIndex;
+  /** Problems that make the build fail (a broken graph, a skill that does not parse). */
+  problems: string[];
+}
+
+/** A skill's metadata value, from `metadata:` (Agent Skills form) or the older top-level keys. */
+function meta(parsed: { metadata?: Record<string, string>; domains: string[]; primaryTool?: string }, key: 'domain' | 'primary_tool' | 'tool_type'): string {
+  const v = parsed.metadata?.[key];
+  if (v !== undefined) return v;
+  if (key === 'domain') return parsed.domains[0] ?? '';
+  if (key === 'primary_tool') return parsed.primaryTool ?? '';
+  return '';
+}
+
+export function compileKnowledge(root: string): Compiled {
+  const problems: string[] = [];
+  const skillsDir = path.join(root, 'skills-builtin');
+  const names = readdirSync(skillsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+    .map((d) => d.name)
+    .sort();
+
+  const skills: IndexedSkill[] = [];
+  const postings: Record<string, number[]> = {};
+  const totals = FIELDS.map(() => 0);
+  for (const dirName of names) {
+    const file = path.join(skillsDir, dirName, 'SKILL.md');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    } catch {
+      continue; // a directory without SKILL.md is not a skill (discovery skips it too)
+    }
+    const parsed = parseMdSkill(text, file, dirName);
+    const errors = parsed.findings.filter((f) => f.severity === 'error');
+    if (errors.length > 0 || parsed.description === undefined || parsed.prompt === undefined) {
+      problems.push(...(errors.length > 0 ? errors : [{ message: 'no description or body' }]).map((e) => `skills-builtin/${dirName}/SKILL.md: ${e.message}`));
+      continue;
+    }
+    const skill: IndexedSkill = {
+      name: dirName,
+      description: parsed.description,
+      domain: meta(parsed, 'domain'),
+      tool: meta(parsed, 'primary_tool'),
+      toolType: meta(parsed, 'tool_type'),
+      lengths: [],
+    };
+    const fieldText = [skill.name.replace(/-/g, ' '), skill.tool, skill.domain.replace(/-/g, ' '), skill.description, parsed.prompt];
+    const freq = new Map<string, number[]>();
+    fieldText.forEach((t, f) => {
+      const terms = documentTerms(t);
+      skill.lengths.push(terms.length);
+      totals[f]! += terms.length;
+      for (const term of terms) {
+        const row = freq.get(term) ?? FIELDS.map(() => 0);
+        row[f]! += 1;
+        freq.set(term, row);
+      }
+    });
+    const at = skills.length;
+    skills.push(skill);
+    for (const [term, row] of freq) (postings[term] ??= []).push(at, packFrequencies(row));
+  }
+
+  const graphDir = path.join(root, 'knowledge-graph');
+  const read = (name: string) => readFileSync(path.join(graphDir, name), 'utf8');
+  const graph = parseGraph({ nodes: read('nodes.tsv'), edges: read('edges.tsv'), standalone: read('standalone.tsv') });
+  problems.push(...graph.problems.map((p) => `knowledge-graph/${p}`));
+
+  return {
+    index: {
+      format: 1,
+      skills,
+      averageLengths: totals.map((t) => (skills.length > 0 ? t / skills.length : 0)),
+      postings,
+      graph: { nodes: graph.nodes, edges: graph.edges, standalone: graph.standalone },
+    },
+    problems,
+  };
+}
