@@ -205,7 +205,7 @@ function registerAi(program: Command, action: Action): void {
     );
 
   const skills = ai.command('skills').description('list, show, validate and scaffold skills');
-  projectOption(skills.command('list').option('--all', 'include every built-in skill'))
+  projectOption(skills.command('list').option('--all', 'include every built-in skill').option('--builtin', 'only the built-in library, grouped by domain'))
     .description('list discovered skills with scope, format, type and status')
     .action(action('ai skills list', (_args, opts) => async (ctx) => (await import('./commands/ai-skills.js')).skillsList(opts, ctx)));
   projectOption(skills.command('show').argument('<name>', 'skill name or alias (project/NAME, user/NAME, builtin/NAME)'))

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseMdSkill } from '../skills/parse-md-skill.js';
 import { parseGraph } from './graph-source.js';
 import { documentTerms } from './tokenize.js';
-import { FIELDS, packFrequencies, type IndexedSkill, type KnowledgeIndex } from './types.js';
+import { FIELDS, packFrequencies, type GraphEdge, type GraphNode, type IndexedSkill, type KnowledgeIndex } from './types.js';
 
 export interface Compiled {
   index: KnowledgeIndex;
@@ -21,6 +21,14 @@ function meta(parsed: { metadata?: Record<string, string>; domains: string[]; pr
   if (key === 'domain') return parsed.domains[0] ?? '';
   if (key === 'primary_tool') return parsed.primaryTool ?? '';
   return '';
+}
+
+/** The distinct pipelines on the edges of every node that runs `tool` (case-insensitive). */
+function pipelinesOfTool(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, tool: string): number {
+  const key = tool.toLowerCase();
+  const ids = new Set(graph.nodes.filter((n) => n.tools.some((t) => t.toLowerCase() === key)).map((n) => n.id));
+  const pipelines = new Set(graph.edges.filter((e) => ids.has(e.from) || ids.has(e.to)).flatMap((e) => e.pipelines));
+  return pipelines.size;
 }
 
 export function compileKnowledge(root: string): Compiled {
@@ -54,6 +62,7 @@ export function compileKnowledge(root: string): Compiled {
       domain: meta(parsed, 'domain'),
       tool: meta(parsed, 'primary_tool'),
       toolType: meta(parsed, 'tool_type'),
+      pipelines: 0,
       lengths: [],
     };
     const fieldText = [skill.name.replace(/-/g, ' '), skill.tool, skill.domain.replace(/-/g, ' '), skill.description, parsed.prompt];
@@ -77,6 +86,7 @@ export function compileKnowledge(root: string): Compiled {
   const read = (name: string) => readFileSync(path.join(graphDir, name), 'utf8');
   const graph = parseGraph({ nodes: read('nodes.tsv'), edges: read('edges.tsv'), standalone: read('standalone.tsv') });
   problems.push(...graph.problems.map((p) => `knowledge-graph/${p}`));
+  for (const skill of skills) skill.pipelines = pipelinesOfTool(graph, skill.tool);
 
   return {
     index: {

@@ -8,7 +8,9 @@ const STOPWORDS = new Set(
   (
     'a an and are as at be been but by can do does for from has have how i if in into is it its me my no not of on or our ' +
     'per so than that the their them then there these this those to use used uses using via was we what when where which ' +
-    'who why will with without you your want need should would could run runs'
+    'who why will with without you your want need should would could run runs ' +
+    // words of a request that say nothing about which skill: "analysis", "data", "tool"
+    'analysis analyses analyse analyze data tool tools step steps perform performing get make best good way'
   ).split(' '),
 );
 
@@ -18,12 +20,15 @@ export interface Word {
   term: string;
 }
 
-/** Lower-cased words of a text, with "X-seq" and "X seq" joined into "Xseq". */
+/** Lower-cased words of a text, with "X-seq" and "X seq" joined into "Xseq", and "de novo" into "denovo". */
 export function words(text: string): string[] {
   const raw = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const out: string[] = [];
   for (const w of raw) {
-    if (w === 'seq' && out.length > 0 && !STOPWORDS.has(out[out.length - 1]!)) out[out.length - 1] += 'seq';
+    const prev = out[out.length - 1];
+    if (w === 'seq' && prev !== undefined && !STOPWORDS.has(prev)) out[out.length - 1] += 'seq';
+    // "de novo" is one idea (and must not read as the abbreviation DE, differential expression)
+    else if (w === 'novo' && prev === 'de') out[out.length - 1] = 'denovo';
     else out.push(w);
   }
   return out;

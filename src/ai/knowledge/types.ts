@@ -13,6 +13,8 @@ export interface IndexedSkill {
   tool: string;
   /** metadata.tool_type, or ''. */
   toolType: string;
+  /** How many public pipelines of the graph run this skill's tool (0 when none). */
+  pipelines: number;
   /** Number of terms in each field (FIELDS order), for length normalisation. */
   lengths: number[];
 }
