@@ -1,15 +1,20 @@
 // Build time only (scripts/build-knowledge.mjs): compiles the built-in skills (front matter and
 // bodies) and the pipeline graph into one index, so a lookup reads one JSON file and does no
 // parsing, tokenising or stemming of the library at run time.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { BuiltinManifest, ManifestEntry } from '../skills/builtin-manifest.js';
 import { parseMdSkill } from '../skills/parse-md-skill.js';
+import { singleLine } from '../skills/prompt-text.js';
 import { parseGraph } from './graph-source.js';
 import { documentTerms } from './tokenize.js';
-import { FIELDS, packFrequencies, type GraphEdge, type GraphNode, type IndexedSkill, type KnowledgeIndex } from './types.js';
+import { encodePostings, FIELDS, packFrequencies, type GraphEdge, type GraphNode, type IndexedSkill, type IndexFile } from './types.js';
 
 export interface Compiled {
-  index: KnowledgeIndex;
+  index: IndexFile;
+  /** What discovery lists for the built-in scope (dist/builtin-skills.json); undefined when a skill has findings. */
+  manifest?: BuiltinManifest;
   /** Problems that make the build fail (a broken graph, a skill that does not parse). */
   problems: string[];
 }
@@ -34,23 +39,37 @@ function pipelinesOfTool(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, tool
 export function compileKnowledge(root: string): Compiled {
   const problems: string[] = [];
   const skillsDir = path.join(root, 'skills-builtin');
-  const names = readdirSync(skillsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-    .map((d) => d.name)
-    .sort();
+  const entries = readdirSync(skillsDir, { withFileTypes: true }).filter((d) => !d.name.startsWith('.'));
+  const names = entries.filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  // The manifest stands in for the files only when it covers every entry discovery would see.
+  let manifest: ManifestEntry[] | undefined = entries.length === names.length ? [] : undefined;
 
   const skills: IndexedSkill[] = [];
-  const postings: Record<string, number[]> = {};
+  const postings = new Map<string, number[]>();
   const totals = FIELDS.map(() => 0);
   for (const dirName of names) {
     const file = path.join(skillsDir, dirName, 'SKILL.md');
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+      bytes = readFileSync(file);
     } catch {
+      manifest = undefined;
       continue; // a directory without SKILL.md is not a skill (discovery skips it too)
     }
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
     const parsed = parseMdSkill(text, file, dirName);
+    if (parsed.findings.length > 0 || parsed.description === undefined) manifest = undefined;
+    else
+      manifest?.push({
+        name: dirName,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        description: singleLine(parsed.description),
+        domains: parsed.domains,
+        ...Object.fromEntries(
+          (['version', 'license', 'compatibility', 'author', 'metadata', 'primaryTool', 'allowedTools'] as const).filter((k) => parsed[k] !== undefined).map((k) => [k, parsed[k]]),
+        ),
+      });
     const errors = parsed.findings.filter((f) => f.severity === 'error');
     if (errors.length > 0 || parsed.description === undefined || parsed.prompt === undefined) {
       problems.push(...(errors.length > 0 ? errors : [{ message: 'no description or body' }]).map((e) => `skills-builtin/${dirName}/SKILL.md: ${e.message}`));
@@ -79,7 +98,7 @@ export function compileKnowledge(root: string): Compiled {
     });
     const at = skills.length;
     skills.push(skill);
-    for (const [term, row] of freq) (postings[term] ??= []).push(at, packFrequencies(row));
+    for (const [term, row] of freq) postings.set(term, [...(postings.get(term) ?? []), at, packFrequencies(row)]);
   }
 
   const graphDir = path.join(root, 'knowledge-graph');
@@ -90,12 +109,13 @@ export function compileKnowledge(root: string): Compiled {
 
   return {
     index: {
-      format: 1,
+      format: 2,
       skills,
       averageLengths: totals.map((t) => (skills.length > 0 ? t / skills.length : 0)),
-      postings,
-      graph: { nodes: graph.nodes, edges: graph.edges, standalone: graph.standalone },
+      postings: Object.fromEntries([...postings].map(([term, flat]) => [term, encodePostings(flat)])),
+      graph: JSON.stringify({ nodes: graph.nodes, edges: graph.edges, standalone: graph.standalone }),
     },
     problems,
+    ...(manifest ? { manifest: { format: 1, skills: manifest } } : {}),
   };
 }

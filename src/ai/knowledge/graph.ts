@@ -1,9 +1,7 @@
 // Queries over the pipeline graph: find a node by id, alias or tool; the transitions into and out
 // of a node; the shortest paths between two nodes with the data types on each edge; counts.
 import { nearestName } from '../../diagnostics/nearest-name.js';
-import type { GraphEdge, GraphNode, KnowledgeIndex } from './types.js';
-
-type Graph = KnowledgeIndex['graph'];
+import type { Graph, GraphEdge, GraphNode } from './types.js';
 
 export type NodeLookup =
   | { found: true; node: GraphNode; via: 'id' | 'alias' | 'tool' }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../package-root.js';
-import type { KnowledgeIndex } from './types.js';
+import { openKnowledge, type IndexFile, type KnowledgeIndex } from './types.js';
 
 export const INDEX_FILE = 'knowledge-index.json';
 
@@ -34,8 +34,8 @@ export function loadKnowledgeIndex(file = indexPath()): KnowledgeIndex {
     throw new KnowledgeIndexError('KN001', `cannot read the built-in knowledge index ${file}: ${why}`);
   }
   const format = (parsed as { format?: unknown } | null)?.format;
-  if (format !== 1) throw new KnowledgeIndexError('KN002', `the knowledge index ${file} has format ${JSON.stringify(format)}; this oxo-flow reads format 1`);
-  const index = parsed as KnowledgeIndex;
+  if (format !== 2) throw new KnowledgeIndexError('KN002', `the knowledge index ${file} has format ${JSON.stringify(format)}; this oxo-flow reads format 2`);
+  const index = openKnowledge(parsed as IndexFile);
   if (file === indexPath()) cached = index;
   return index;
 }

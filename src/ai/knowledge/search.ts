@@ -78,7 +78,7 @@ export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): {
    */
   const termScores = (term: string): Map<number, { score: number; fields: Field[] }> => {
     const out = new Map<number, { score: number; fields: Field[] }>();
-    const list = index.postings[term];
+    const list = index.postings(term);
     if (list === undefined) return out;
     const rows: { doc: number; freq: number[] }[] = [];
     const df = FIELDS.map(() => 0);

@@ -35,19 +35,63 @@ export interface GraphEdge {
   pipelines: string[];
 }
 
-export interface KnowledgeIndex {
+export interface Graph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** Tools of built-in skills that are not a step of the graph, and why. */
+  standalone: { tool: string; why: string }[];
+}
+
+/**
+ * dist/knowledge-index.json as written. Shaped for a fast cold start: JSON.parse builds few objects,
+ * because each term's postings and the whole graph stay strings until a query needs them.
+ */
+export interface IndexFile {
   /** Format version of this file; load.ts refuses another. */
-  format: 1;
+  format: 2;
   skills: IndexedSkill[];
   /** Average field lengths over all skills (FIELDS order). */
   averageLengths: number[];
-  /**
-   * term → flat postings [skill, packed, skill, packed, ...]; packed holds the term's frequency in
-   * each field (see packFrequencies), so one number per skill and term.
-   */
-  postings: Record<string, number[]>;
-  /** The pipeline graph, as written in knowledge-graph/ (validated at build time). */
-  graph: { nodes: GraphNode[]; edges: GraphEdge[]; standalone: { tool: string; why: string }[] };
+  /** term → postings "skill.packed skill.packed ..." in base 36 (see packFrequencies). */
+  postings: Record<string, string>;
+  /** The pipeline graph (a Graph) as JSON text. */
+  graph: string;
+}
+
+/** The index as queries use it (openKnowledge): postings decoded and the graph parsed on first use. */
+export interface KnowledgeIndex {
+  skills: IndexedSkill[];
+  averageLengths: number[];
+  /** Flat [skill, packed, skill, packed, ...] for a term, or undefined when no skill has it. */
+  postings(term: string): number[] | undefined;
+  readonly graph: Graph;
+}
+
+/** Encode one term's postings for the file. */
+export function encodePostings(flat: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < flat.length; i += 2) parts.push(`${flat[i]!.toString(36)}.${flat[i + 1]!.toString(36)}`);
+  return parts.join(' ');
+}
+
+export function openKnowledge(file: IndexFile): KnowledgeIndex {
+  const decoded = new Map<string, number[]>();
+  let graph: Graph | undefined;
+  return {
+    skills: file.skills,
+    averageLengths: file.averageLengths,
+    postings(term) {
+      const hit = decoded.get(term);
+      if (hit !== undefined) return hit;
+      if (!Object.hasOwn(file.postings, term)) return undefined;
+      const flat = file.postings[term]!.split(' ').flatMap((pair) => pair.split('.').map((x) => parseInt(x, 36)));
+      decoded.set(term, flat);
+      return flat;
+    },
+    get graph() {
+      return (graph ??= JSON.parse(file.graph) as Graph);
+    },
+  };
 }
 
 /** Bits per field in a packed frequency: name, tool, domain 3 bits each (≤ 7), description and body 6 (≤ 63). */

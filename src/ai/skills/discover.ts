@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, opendirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { manifestSha256, type PrebuiltScope } from './builtin-manifest.js';
 import { parseMdSkill } from './parse-md-skill.js';
 import { parseTomlSkill } from './parse-toml-skill.js';
 import { singleLine } from './prompt-text.js';
@@ -21,7 +22,7 @@ const readBytes = new WeakMap<Skill, Buffer>();
 /** sha256 (hex) of the bytes a skill was read from; undefined for a skill whose file was not read. */
 export function skillSha256(skill: Skill): string | undefined {
   const bytes = readBytes.get(skill);
-  if (bytes === undefined) return undefined;
+  if (bytes === undefined) return manifestSha256(skill);
   return createHash('sha256').update(bytes).digest('hex');
 }
 
@@ -39,6 +40,8 @@ export interface DiscoveryContext {
   builtinDir: string;
   /** More project-scope skill directories (ai.toml `skill_paths`), absolute or relative to projectDir. */
   extraPaths?: string[];
+  /** The built-in scope as prepared at build time (builtin-manifest.ts), used instead of reading its files. */
+  prebuiltBuiltins?: PrebuiltScope;
 }
 
 interface Candidate {
@@ -68,11 +71,11 @@ export function skillRoots(ctx: DiscoveryContext): { scope: SkillScope; dir: str
 }
 
 export function discoverSkills(ctx: DiscoveryContext): Discovery {
-  return discoverInRoots(skillRoots(ctx));
+  return discoverInRoots(skillRoots(ctx), ctx.prebuiltBuiltins);
 }
 
 /** Discovery over explicit roots, in precedence order (used by `ai skills validate PATH`). */
-export function discoverInRoots(rootList: readonly { scope: SkillScope; dir: string }[]): Discovery {
+export function discoverInRoots(rootList: readonly { scope: SkillScope; dir: string }[], prebuilt?: PrebuiltScope): Discovery {
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
   const roots: Discovery['roots'] = [];
@@ -94,6 +97,10 @@ export function discoverInRoots(rootList: readonly { scope: SkillScope; dir: str
     roots.push({ scope, dir, exists: true });
     if (seenRoots.has(rootReal)) continue; // the same directory listed twice is scanned once
     seenRoots.add(rootReal);
+    if (scope === 'builtin' && prebuilt?.dirReal === rootReal) {
+      skills.push(...prebuilt.skills()); // the built-in library, prepared at build time
+      continue;
+    }
     for (const candidate of listCandidates(rootReal, diagnostics)) {
       const skill = loadCandidate(candidate, scope, rootReal, budget);
       if (skill) skills.push(skill);

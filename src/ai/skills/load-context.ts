@@ -7,6 +7,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AiTable } from '../../workflow/model.js';
 import { readProjectAiConfig, resolveProjectDir, type ProjectAiConfig } from '../project.js';
 import { activateSkills, type Activation } from './activate.js';
+import { prebuiltBuiltins } from './builtin-manifest.js';
 import { discoverSkills } from './discover.js';
 import type { Discovery } from './types.js';
 
@@ -66,7 +67,9 @@ export async function loadSkillContext(input: SkillContextInput): Promise<SkillC
     if (read.ai) workflowAi = read.ai;
     diagnostics.push(...read.diagnostics);
   }
-  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths });
+  // The package's own library comes from its build-time manifest when that matches the files.
+  const prebuilt = input.builtinDir === undefined ? prebuiltBuiltins(builtinDir) : undefined;
+  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths, ...(prebuilt ? { prebuiltBuiltins: prebuilt } : {}) });
   diagnostics.push(...discovery.diagnostics);
   const activation = activateSkills(discovery, {
     ...(projectConfig.exists ? { project: { ...projectConfig.table, file: projectConfig.file } } : {}),

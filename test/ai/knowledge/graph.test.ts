@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileKnowledge } from '../../../src/ai/knowledge/compile.js';
 import { findNode, graphStats, shortestPaths, transitions } from '../../../src/ai/knowledge/graph.js';
 import { parseGraph } from '../../../src/ai/knowledge/graph-source.js';
+import { openKnowledge } from '../../../src/ai/knowledge/types.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const read = (name: string) => readFileSync(path.join(ROOT, 'knowledge-graph', name), 'utf8');
@@ -43,7 +44,7 @@ describe('the shipped pipeline graph', () => {
   });
 
   it("every built-in skill's primary_tool is a tool of a node, or listed as standalone", () => {
-    const { index } = compileKnowledge(ROOT);
+    const index = openKnowledge(compileKnowledge(ROOT).index);
     const tools = new Set([...shipped.nodes.flatMap((n) => n.tools), ...shipped.standalone.map((s) => s.tool)].map((t) => t.toLowerCase()));
     const unmapped = index.skills.filter((s) => !tools.has(s.tool.toLowerCase())).map((s) => `${s.name} (${s.tool || 'no primary_tool'})`);
     expect(unmapped).toEqual([]);

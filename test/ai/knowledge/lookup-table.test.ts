@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileKnowledge } from '../../../src/ai/knowledge/compile.js';
 import { searchSkills } from '../../../src/ai/knowledge/search.js';
-import type { KnowledgeIndex } from '../../../src/ai/knowledge/types.js';
+import { openKnowledge, type KnowledgeIndex } from '../../../src/ai/knowledge/types.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -93,7 +93,7 @@ const TABLE: [string, string, ...string[]][] = [
 
 let index: KnowledgeIndex;
 beforeAll(() => {
-  index = compileKnowledge(ROOT).index;
+  index = openKnowledge(compileKnowledge(ROOT).index);
 });
 
 describe('skill lookup: queries as people type them', () => {
