@@ -22,6 +22,7 @@ export const SYNONYMS: Readonly<Record<string, string>> = {
   snps: 'snv small variants',
   indel: 'insertion deletion small variant',
   indels: 'insertion deletion small variants',
+  rnaseq: 'rna',
   scrnaseq: 'single cell rnaseq',
   scrna: 'single cell rnaseq',
   snrnaseq: 'single nucleus single cell rnaseq',
