@@ -62,12 +62,16 @@ const nodeJson = (n: GraphNode) => ({ id: n.id, label: n.label, domain: n.domain
 const edgeJson = (e: GraphEdge) => ({ from: e.from, to: e.to, data: e.data, pipelines: e.pipelines });
 
 function lookupProblem(name: string, found: Exclude<NodeLookup, { found: true }>): Problem {
-  if (found.reason === 'ambiguous')
+  if (found.reason === 'ambiguous') {
+    // The example is the step named after the tool when there is one (samtools → samtools-sort-index).
+    const key = name.trim().toLowerCase();
+    const example = found.candidates.find((c) => c.id.startsWith(key)) ?? found.candidates[0]!;
     return {
       code: 'KN004',
       message: `"${name}" is a tool of ${found.candidates.length} steps: ${found.candidates.map((c) => c.id).join(', ')}`,
-      hint: `name one of them, e.g. --from ${found.candidates[0]!.id}`,
+      hint: `name one of them, e.g. ${example.id}`,
     };
+  }
   return { code: 'KN003', message: `no step of the pipeline graph is named "${name}"`, ...(found.suggestion ? { hint: `did you mean "${found.suggestion}"?` } : {}) };
 }
 

@@ -18,8 +18,9 @@ function withIndex(run: (index: KnowledgeIndex) => Answer): CommandResult {
   const answer = run(index);
   const p = answer.problem;
   if (p !== undefined) {
-    // A query that finds nothing is an answer, not a misuse: exit 1; a malformed request exits 2.
-    const outcome = p.code === 'KN007' || p.code === 'KN008' ? 'usage' : p.code === 'KN003' || p.code === 'KN004' ? 'usage' : 'failed';
+    // Nothing found (KN005, KN006) exits 1; a step that is not there or not one step, or a
+    // malformed request, is a usage error (exit 2).
+    const outcome = p.code === 'KN005' || p.code === 'KN006' ? 'failed' : 'usage';
     return { outcome, json: answer.json, diagnostics: [diagnostic(p.code, p.message, p.hint !== undefined ? { hint: p.hint } : {})] };
   }
   return { outcome: 'ok', json: answer.json, stdout: `${answer.text}\n` };
