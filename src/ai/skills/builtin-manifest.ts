@@ -1,13 +1,12 @@
 // The built-in library as discovery sees it, prepared at build time (dist/builtin-skills.json): one
-// small JSON file instead of opening and parsing every skills-builtin/*/SKILL.md, so `ai status` costs
-// the same with 190 built-in skills as with 10. Used only when it matches the files exactly (the same
+// small JSON file instead of opening and parsing every skills-builtin/*/SKILL.md, so `ai status` does
+// not grow with the library. Used only when it matches the files exactly (the same
 // skill directories, each SKILL.md of the recorded size); otherwise discovery reads the files as for
 // any other scope. A skill's body is read from its file when first asked for (activation, show).
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../package-root.js';
 import { parseMdSkill } from './parse-md-skill.js';
-import { decodeSkillText, readFileSafely } from './safe-read.js';
 import type { Skill } from './types.js';
 
 export const MANIFEST_FILE = 'builtin-skills.json';
@@ -96,9 +95,13 @@ function manifestSkill(entry: ManifestEntry, dirReal: string): Skill {
     get() {
       if (!read) {
         read = true;
-        const file = readFileSafely(skill.path, dirReal);
-        const text = file.ok ? decodeSkillText(file.bytes) : undefined;
-        prompt = text?.ok ? parseMdSkill(text.text, skill.path, entry.name).prompt : undefined;
+        // The package's own file, matched to the manifest by size when discovery ran.
+        try {
+          const text = readFileSync(skill.path, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+          prompt = parseMdSkill(text, skill.path, entry.name).prompt;
+        } catch {
+          prompt = undefined;
+        }
       }
       return prompt;
     },
