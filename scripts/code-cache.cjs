@@ -28,6 +28,8 @@ const WARM_UP = [
   ['ai'],
   ['--json', 'ai', 'status'],
   ['ai', 'skills', 'list'],
+  ['ai', 'lookup', 'skill', 'paired-end adapter trimming'],
+  ['--json', 'ai', 'lookup', 'pipeline', '--from', 'fastp', '--to', 'featurecounts'],
   ['template'],
 ];
 

@@ -53,6 +53,7 @@ export const GROUPS: readonly { path: string[]; description: string }[] = [
   { path: ['ai'], description: 'the AI layer: skills, provider, MCP tools' },
   { path: ['ai', 'skills'], description: 'list, show, validate and scaffold skills' },
   { path: ['ai', 'sessions'], description: 'the AI session records of a project' },
+  { path: ['ai', 'lookup'], description: 'search the built-in knowledge: skills and the pipeline graph (offline)' },
 ];
 
 // Readers of commander's raw values: the only place an `unknown` becomes a typed option.
@@ -261,13 +262,13 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     options: (r) => ok(defined({ workflow: str(r.args[0]), project: str(r.flags.project), check: flag(r.flags.check), all: flag(r.flags.all), skill: list(r.flags.skill) })),
     load: async () => (await import('./commands/ai-status.js')).aiStatus,
   }),
-  entry<{ project?: string; all?: boolean }>({
+  entry<{ project?: string; all?: boolean; builtin?: boolean }>({
     path: ['ai', 'skills', 'list'],
     bundle: 'more',
     module: 'cli/commands/ai-skills.js',
     description: 'list discovered skills with scope, format, type and status',
-    define: (c) => projectFlag(c.option('--all', 'include every built-in skill')),
-    options: (r) => ok(defined({ project: str(r.flags.project), all: flag(r.flags.all) })),
+    define: (c) => projectFlag(c.option('--all', 'include every built-in skill').option('--builtin', 'only the built-in library, grouped by domain')),
+    options: (r) => ok(defined({ project: str(r.flags.project), all: flag(r.flags.all), builtin: flag(r.flags.builtin) })),
     load: async () => (await import('./commands/ai-skills.js')).skillsList,
   }),
   entry<{ project?: string; name: string }>({
@@ -373,6 +374,29 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     define: (c) => projectFlag(c.argument('<id>', 'session id as listed by `oxo-flow ai sessions`')),
     options: (r) => ok(defined({ id: str(r.args[0]) ?? '', project: str(r.flags.project) })),
     load: async () => (await import('./commands/ai-sessions.js')).sessionsShow,
+  }),
+  entry<{ query: string[]; limit?: string }>({
+    path: ['ai', 'lookup', 'skill'],
+    bundle: 'more',
+    module: 'cli/commands/ai-lookup.js',
+    description: 'built-in skills ranked for a query: name, domain, tool, why it matched, score',
+    define: (c) => c.argument('<query...>', 'what you want to do, e.g. "paired-end adapter trimming"').option('--limit <n>', 'how many skills to list (1-50, default 5)'),
+    options: (r) => ok(defined({ query: list(r.args[0]), limit: str(r.flags.limit) })),
+    load: async () => (await import('./commands/ai-lookup.js')).lookupSkill,
+  }),
+  entry<{ from?: string; to?: string; stats?: boolean; limit?: string }>({
+    path: ['ai', 'lookup', 'pipeline'],
+    bundle: 'more',
+    module: 'cli/commands/ai-lookup.js',
+    description: 'what usually follows a step, or the shortest paths between two, with the data on each edge',
+    define: (c) =>
+      c
+        .option('--from <step>', 'a step: node id, alias or tool (e.g. fastp, star, featurecounts)')
+        .option('--to <step>', 'with --from: the shortest paths to this step; alone: what precedes it')
+        .option('--stats', 'counts of the pipeline graph')
+        .option('--limit <n>', 'how many shortest paths to list (1-50, default 5)'),
+    options: (r) => ok(defined({ from: str(r.flags.from), to: str(r.flags.to), stats: flag(r.flags.stats), limit: str(r.flags.limit) })),
+    load: async () => (await import('./commands/ai-lookup.js')).lookupPipeline,
   }),
 ];
 

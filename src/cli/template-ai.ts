@@ -18,7 +18,8 @@ import { writeFileAtomic } from './write-file-atomic.js';
 
 export const TEMPLATE_MAX_ROUNDS = 5;
 const MAX_FROM_FILE = 256 * 1024;
-const MAX_DOMAIN_SKILLS = 3;
+/** Built-in skills added for the intent (the top of its knowledge lookup). */
+const MAX_INTENT_SKILLS = 4;
 
 export const TEMPLATE_SYSTEM_PROMPT = `You write oxo-flow workflows: .oxoflow files in TOML.
 A workflow has a [workflow] table (name, description, author, version), optional [config] values,
@@ -46,18 +47,24 @@ export function extractWorkflowToml(text: string): string | undefined {
   return undefined;
 }
 
-/** Built-in knowledge skills whose domains the intent names (RNA-seq → rnaseq), not already active. */
-export function skillsForIntent(intent: string, sc: SkillContext): Skill[] {
-  const norm = (s: string) => s.toLowerCase().replace(/[-_\s]+/g, '');
-  const words = new Set(intent.toLowerCase().split(/[^a-z0-9-]+/).filter(Boolean).map(norm));
-  const text = norm(intent);
+/**
+ * Built-in skills the knowledge index ranks highest for the intent (the same search as `ai lookup
+ * skill`), not already active, with their bodies read. No index (a build without it): none.
+ */
+export async function skillsForIntent(intent: string, sc: SkillContext): Promise<Skill[]> {
+  const [{ loadKnowledgeIndex }, { searchSkills }] = await Promise.all([import('../ai/knowledge/load.js'), import('../ai/knowledge/search.js')]);
+  let hits: string[];
+  try {
+    hits = searchSkills(loadKnowledgeIndex(), intent, MAX_INTENT_SKILLS).hits.map((h) => h.name);
+  } catch {
+    return [];
+  }
   const active = new Set(sc.activation.active.map((s) => s.name));
-  return sc.discovery.skills
-    .filter((s) => s.scope === 'builtin' && s.status === 'ok' && s.type === 'knowledge' && !active.has(s.name))
-    .filter((s) => s.domains.some((d) => words.has(norm(d)) || (norm(d).length >= 5 && text.includes(norm(d)))))
-    .slice(0, MAX_DOMAIN_SKILLS)
-    // Discovery read front matter only; the body is what the prompt needs.
-    .filter((s) => loadSkillBody(s));
+  const builtins = new Map(sc.discovery.skills.filter((s) => s.scope === 'builtin' && s.status === 'ok' && s.type === 'knowledge').map((s) => [s.name, s]));
+  return hits
+    .filter((name) => !active.has(name))
+    .map((name) => builtins.get(name))
+    .filter((s): s is Skill => s !== undefined && loadSkillBody(s));
 }
 
 export async function templateAi(opts: TemplateAiOptions, ctx: CliContext): Promise<CommandResult> {
@@ -82,7 +89,7 @@ export async function templateAi(opts: TemplateAiOptions, ctx: CliContext): Prom
   }
 
   const loaded = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, skillFlags: opts.skill ?? [], command: 'template' });
-  const extra = skillsForIntent(intent, loaded);
+  const extra = await skillsForIntent(intent, loaded);
   const sc: SkillContext = { ...loaded, activation: { ...loaded.activation, active: [...loaded.activation.active, ...extra] } };
   const diagnostics: Diagnostic[] = [...sc.diagnostics, ...sc.activation.warnings];
   const say = ctx.json ? undefined : (t: string) => ctx.stderr.write(`${terminalSafe(t)}\n`);

@@ -7,6 +7,7 @@ import { skillCodes } from './codes/skills.js';
 import { mcpCodes } from './codes/mcp.js';
 import { aiCodes } from './codes/ai.js';
 import { runCodes } from './codes/run.js';
+import { knowledgeCodes } from './codes/knowledge.js';
 
 export const codes = {
   ...cliCodes,
@@ -15,6 +16,7 @@ export const codes = {
   ...mcpCodes,
   ...aiCodes,
   ...runCodes,
+  ...knowledgeCodes,
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof codes;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeSkillTree, mdSkill, tomlSkill, writeMd, writeToml, type SkillTree } from '../helpers/skills-fixtures.js';
 import { runInProcess as runCli, runInProcessJson as runCliJson } from '../helpers/run-in-process.js';
+import { builtinSkillNames } from '../helpers/builtin-skills.js';
 
 let t: SkillTree;
 let env: Record<string, string | undefined>;
@@ -21,7 +22,7 @@ describe('ai skills list / show', () => {
     expect(r.stderr).toMatch(/broken\s+user\s+toml\s+-\s+invalid/);
     expect(r.stderr).toMatch(/└ SK003: missing required field/);
     const j = (await runCliJson(['ai', 'skills', 'list'], { cwd: t.projectDir, env })).json as Record<string, any>;
-    expect(j.skills.length).toBe(12);
+    expect(j.skills.length).toBe(2 + builtinSkillNames().length);
   });
 
   it('show prints exactly the injected block on stdout, for a name or a qualified alias', async () => {
@@ -48,7 +49,7 @@ describe('ai skills validate', () => {
     expect((await runCli(['ai', 'skills', 'validate', t.userSkills], { env })).code).toBe(0);
     const builtin = await runCliJson(['ai', 'skills', 'validate', path.resolve(__dirname, '../../skills-builtin')], { env });
     expect(builtin.code).toBe(0);
-    expect((builtin.json as any).statuses).toEqual({ ok: 10 });
+    expect((builtin.json as any).statuses).toEqual({ ok: builtinSkillNames().length });
     expect((builtin.json as any).diagnostics).toEqual([]);
   });
 

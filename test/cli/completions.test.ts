@@ -42,7 +42,8 @@ describe('bash completion', () => {
   it('completes commands, nested subcommands, flags and their values', () => {
     expect(bashComplete('oxo-flow', 'dr')).toEqual(['dry-run']);
     expect(bashComplete('oxo-flow', '')).toEqual(['validate', 'lint', 'dry-run', 'run', 'graph', 'template', 'init', 'schema', 'completions', 'ai']);
-    expect(bashComplete('oxo-flow', 'ai', '')).toEqual(['status', 'skills', 'tools', 'call', 'setup', 'sessions']);
+    expect(bashComplete('oxo-flow', 'ai', '')).toEqual(['status', 'skills', 'tools', 'call', 'setup', 'sessions', 'lookup']);
+    expect(bashComplete('oxo-flow', 'ai', 'lookup', '')).toEqual(['skill', 'pipeline']);
     expect(bashComplete('oxo-flow', 'ai', 'skills', 'v')).toEqual(['validate']);
     expect(bashComplete('oxo-flow', 'lint', '--st')).toEqual(['--strict']);
     expect(bashComplete('oxo-flow', 'dry-run', '--sa')).toEqual(['--samples']);
@@ -64,7 +65,7 @@ describe('bash completion', () => {
   });
 });
 
-const commands = ['validate', 'lint', 'dry-run', 'graph', 'template', 'init', 'schema', 'completions', 'ai', 'skills', 'tools', 'call'];
+const commands = ['validate', 'lint', 'dry-run', 'graph', 'template', 'init', 'schema', 'completions', 'ai', 'skills', 'tools', 'call', 'lookup', 'pipeline'];
 const flags = ['strict', 'target', 'samples', 'format', 'expanded', 'output', 'force', 'template', 'check', 'mcp', 'args', 'skill', 'json', 'no-color', 'quiet', 'verbose'];
 
 describe('zsh completion', () => {

@@ -15,6 +15,7 @@ import { lstatSync, opendirSync, realpathSync, statSync, type Dirent } from 'nod
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { decodeText, isInside, lineColumnOfByte, readFileSafely, type SafeRead } from '../../fs/safe-read.js';
+import { manifestSha256, type PrebuiltScope } from './builtin-manifest.js';
 import { nameProblem } from './field-checks.js';
 import { frontMatterExtent, parseMdSkill } from './parse-md-skill.js';
 import { parseTomlSkill } from './parse-toml-skill.js';
@@ -45,7 +46,7 @@ const bodySource = new WeakMap<Skill, { rootReal: string; parentIsLink: boolean 
 /** sha256 (hex) of a skill file read whole; undefined for a skill whose whole file was not read. */
 export function skillSha256(skill: Skill): string | undefined {
   const bytes = readBytes.get(skill);
-  if (bytes === undefined) return undefined;
+  if (bytes === undefined) return manifestSha256(skill);
   return createHash('sha256').update(bytes).digest('hex');
 }
 
@@ -60,6 +61,8 @@ export interface DiscoveryContext {
   extraPaths?: string[];
   /** Names listed for activation (bare or `scope/NAME`): found by a direct look even past an entry cap. */
   wanted?: readonly string[];
+  /** The built-in scope as prepared at build time (builtin-manifest.ts), used instead of reading its files. */
+  prebuiltBuiltins?: PrebuiltScope;
 }
 
 /** One place skills are read from, in precedence order. */
@@ -92,14 +95,18 @@ export function skillRoots(ctx: DiscoveryContext): SkillRoot[] {
 }
 
 export function discoverSkills(ctx: DiscoveryContext): Discovery {
-  return discoverInRoots(skillRoots(ctx), { ...(ctx.wanted ? { wanted: ctx.wanted } : {}), projectDir: path.resolve(ctx.projectDir) });
+  return discoverInRoots(skillRoots(ctx), {
+    ...(ctx.wanted ? { wanted: ctx.wanted } : {}),
+    ...(ctx.prebuiltBuiltins ? { prebuilt: ctx.prebuiltBuiltins } : {}),
+    projectDir: path.resolve(ctx.projectDir),
+  });
 }
 
 /**
  * Discovery over explicit roots, in precedence order (also used by `ai skills validate PATH`).
  * `wanted`: names listed for activation; `projectDir`: hints name paths relative to it.
  */
-export function discoverInRoots(rootList: readonly SkillRoot[], options: { wanted?: readonly string[]; projectDir?: string } = {}): Discovery {
+export function discoverInRoots(rootList: readonly SkillRoot[], options: { wanted?: readonly string[]; projectDir?: string; prebuilt?: PrebuiltScope } = {}): Discovery {
   const wanted = options.wanted ?? [];
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -124,6 +131,10 @@ export function discoverInRoots(rootList: readonly SkillRoot[], options: { wante
     roots.push({ scope, dir, exists: true });
     if (seenRoots.has(rootReal)) continue; // the same directory listed twice is scanned once
     seenRoots.add(rootReal);
+    if (scope === 'builtin' && options.prebuilt?.dirReal === rootReal) {
+      skills.push(...options.prebuilt.skills()); // the built-in library, prepared at build time
+      continue;
+    }
     const listing = listCandidates(rootReal, diagnostics, wantedNames);
     const noSkillFile: string[] = [];
     for (const candidate of listing) {

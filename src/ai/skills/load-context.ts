@@ -7,6 +7,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { AiTable } from '../../workflow/model.js';
 import { readProjectAiConfig, resolveProjectDir, type ProjectAiConfig } from '../project.js';
 import { activateSkills, requestedNames, type Activation, type ActivationRequest } from './activate.js';
+import { prebuiltBuiltins } from './builtin-manifest.js';
 import { discoverSkills } from './discover.js';
 import type { Discovery } from './types.js';
 
@@ -73,7 +74,9 @@ export async function loadSkillContext(input: SkillContextInput): Promise<SkillC
     ...(input.command !== undefined ? { command: input.command } : {}),
   };
   const wanted = requestedNames(request).map((r) => r.name);
-  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths, wanted });
+  // The package's own library comes from its build-time manifest when that matches the files.
+  const prebuilt = input.builtinDir === undefined ? prebuiltBuiltins(builtinDir) : undefined;
+  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths, wanted, ...(prebuilt ? { prebuiltBuiltins: prebuilt } : {}) });
   diagnostics.push(...discovery.diagnostics);
   const activation = activateSkills(discovery, request);
   const out: SkillContext = { projectDir, homeDir, builtinDir, projectConfig, discovery, activation, diagnostics };

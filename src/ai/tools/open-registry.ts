@@ -4,6 +4,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { parseMcpFlag, type McpServerSpec } from '../mcp/server-spec.js';
 import type { Skill } from '../skills/types.js';
+import { lookupTools } from './lookup.js';
 import { readSkillTools } from './read-skill.js';
 import { buildToolRegistry, type ServerStatus, type ToolRegistry } from './registry.js';
 import { validateWorkflowTool } from './validate-workflow.js';
@@ -54,7 +55,7 @@ export async function openToolRegistry(input: OpenRegistryInput): Promise<ToolRe
     else (seen.add(s.name), servers.push(s));
   }
   const registry = await buildToolRegistry({
-    builtins: [...readSkillTools(input.active), validateWorkflowTool()],
+    builtins: [...readSkillTools(input.active), validateWorkflowTool(), ...lookupTools()],
     servers,
     env: input.env,
     clientInfo: input.clientInfo,

@@ -86,10 +86,53 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export async function skillsList(opts: ProjectOpts & { all?: boolean }, ctx: CliContext): Promise<CommandResult> {
+/** A built-in skill's domain: `metadata.domain` (Agent Skills form), else its first `domains` entry. */
+function builtinDomain(skill: Skill): string {
+  return skill.metadata?.domain ?? skill.domains[0] ?? '(no domain)';
+}
+
+/** `ai skills list --builtin`: the built-in library grouped by domain; a shadowed one names what shadows it. */
+function builtinListing(skills: readonly Skill[], activeSet: ReadonlySet<Skill>): CommandResult {
+  const builtins = skills.filter((s) => s.scope === 'builtin');
+  const shadowedBy = (s: Skill) => (s.status === 'shadowed' ? skills.find((o) => o.name === s.name && o.scope !== 'builtin' && o.status !== 'shadowed') : undefined);
+  const groups = new Map<string, Skill[]>();
+  for (const s of [...builtins].sort((a, b) => compareText(a.name, b.name))) groups.set(builtinDomain(s), [...(groups.get(builtinDomain(s)) ?? []), s]);
+  const domains = [...groups.keys()].sort(compareText);
+  return {
+    outcome: 'ok',
+    json: () => ({
+      count: builtins.length,
+      domains: domains.map((d) => ({
+        domain: d,
+        skills: groups.get(d)!.map((s) => {
+          const by = shadowedBy(s);
+          return { ...skillJson(s, activeSet.has(s)), primary_tool: s.metadata?.primary_tool ?? s.primaryTool ?? null, tool_type: s.metadata?.tool_type ?? null, shadowed_by: by ? skillAlias(by) : null };
+        }),
+      })),
+    }),
+    human: (style) => {
+      const width = Math.max(0, ...builtins.map((s) => s.name.length));
+      const lines = [style.bold(`Built-in skills: ${builtins.length} in ${domains.length} domains`)];
+      for (const d of domains) {
+        lines.push(`  ${style.bold(d)} (${groups.get(d)!.length})`);
+        for (const s of groups.get(d)!) {
+          const by = shadowedBy(s);
+          const note = by ? style.yellow(` [shadowed by ${skillAlias(by)}; use builtin/${s.name}]`) : s.status !== 'ok' ? style.yellow(` [${s.status}]`) : '';
+          const tool = s.metadata?.primary_tool ?? s.primaryTool;
+          lines.push(`    ${s.name.padEnd(width)}  ${style.dim(tool ? `${tool}: ` : '')}${truncate(s.description ?? '', 80)}${note}`);
+        }
+      }
+      lines.push('', 'Show one with `oxo-flow ai skills show builtin/NAME`; search with `oxo-flow ai lookup skill "QUERY"`.');
+      return lines.join('\n');
+    },
+  };
+}
+
+export async function skillsList(opts: ProjectOpts & { all?: boolean; builtin?: boolean }, ctx: CliContext): Promise<CommandResult> {
   const sc = await loadSkillContext({ cwd: ctx.cwd, env: ctx.env, ...(opts.project ? { project: opts.project } : {}) });
   noteSkillSecrets(sc.discovery.skills, ctx);
   const activeSet = new Set(sc.activation.active);
+  if (opts.builtin) return { ...builtinListing(sc.discovery.skills, activeSet), diagnostics: sc.diagnostics };
   const skills = sc.discovery.skills;
   const shown = opts.all ? skills : skills.filter((s) => s.scope !== 'builtin');
   const builtins = skills.filter((s) => s.scope === 'builtin');
