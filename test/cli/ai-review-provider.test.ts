@@ -10,20 +10,10 @@ import { CLI, childEnv } from '../helpers/run-cli.js';
 import { startFakeLlm, type FakeLlm, type FakeReply } from '../helpers/fake-llm.js';
 import { runCliAsync } from '../helpers/mcp-cli.js';
 import { tempDir } from '../helpers/plan-workflow.js';
+import { TINY_WORKFLOW } from '../helpers/workflow-text.js';
 
 const KEY = 'sk-FAKEKEY-do-not-print-7f3a9c';
-const WORKFLOW = `[workflow]
-name = "tiny"
-description = "one step"
-author = "lab"
-
-[[rules]]
-name = "hello"
-description = "write a greeting"
-output = ["results/hello.txt"]
-log = "logs/hello.log"
-shell = "echo hello > {output} 2> {log}"
-
+const WORKFLOW = `${TINY_WORKFLOW}
 [ai]
 skills = ["qc-expert"]
 `;

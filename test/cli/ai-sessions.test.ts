@@ -5,21 +5,11 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
+import { TINY_WORKFLOW } from '../helpers/workflow-text.js';
 import { runCli, runCliJson } from '../helpers/run-cli.js';
 
 const KEY = 'sk-FAKEKEY-sessions-55aa77';
-const WORKFLOW = `[workflow]
-name = "tiny"
-description = "one step"
-author = "lab"
-
-[[rules]]
-name = "hello"
-description = "write a greeting"
-output = ["results/hello.txt"]
-log = "logs/hello.log"
-shell = "echo hello > {output} 2> {log}"
-`;
+const WORKFLOW = TINY_WORKFLOW;
 
 function project() {
   const dir = tempDir('oxo-ai-sessions-');

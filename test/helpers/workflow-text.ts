@@ -24,3 +24,17 @@ export function diagnose(text: string, file = 'main.oxoflow', sheets: Record<str
 export function codesOf(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => d.code);
 }
+
+/** A one-rule workflow that validates and lints clean: the subject of the AI review and session tests. */
+export const TINY_WORKFLOW = `[workflow]
+name = "tiny"
+description = "one step"
+author = "lab"
+
+[[rules]]
+name = "hello"
+description = "write a greeting"
+output = ["results/hello.txt"]
+log = "logs/hello.log"
+shell = "echo hello > {output} 2> {log}"
+`;
