@@ -1,7 +1,7 @@
 // Acceptance 3: kill -9 of the runner mid-way, then the same command again: no completed job reruns,
 // the job that was running (whose process group outlived the runner, with a half-written output that
 // is newer than its input) is stopped and rerun, and the final outputs are right.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -33,7 +33,9 @@ shell = "echo {sample} >> ran.txt; echo $$ >> pids; echo partial > {output}; if 
 `,
     );
     const first = startCli(['run', '-j', '1'], dir);
-    await waitFor(() => lines(path.join(dir, 'ran.txt')).includes('C'), 'job C to start');
+    // C's shell has written its pid and its partial output (it then waits for `release`).
+    const partialC = () => lines(path.join(dir, 'pids')).length === 3 && existsSync(path.join(dir, 'out/C.txt')) && readFileSync(path.join(dir, 'out/C.txt'), 'utf8') === 'partial\n';
+    await waitFor(partialC, 'job C to write its partial output');
     first.child.kill('SIGKILL');
     await first.exited;
     expect(lines(path.join(dir, 'ran.txt'))).toEqual(['A', 'B', 'C']);
