@@ -76,7 +76,8 @@ const [base, version, status600] = measureInterleaved(
 );
 const fewer = Math.max(3, Math.round(runs / 3));
 const [base5, status5000] = measureInterleaved([{ label: 'ai (5,000)', cmd: process.execPath, argv: [CLI, 'ai'], options: { cwd: five.project, env: fiveEnv } }], fewer);
-rmSync(tmp, { recursive: true, force: true });
+if (!process.env.OXO_BENCH_KEEP) rmSync(tmp, { recursive: true, force: true });
+else console.log(`kept ${tmp}`);
 const ratio = status600.ratio;
 
 const body = [
