@@ -70,13 +70,40 @@ export function scrubMessage(text: string, secrets: readonly string[]): string {
   return maskUrlsIn(redactSecrets(text, secrets));
 }
 
-/** Environment variable names that hold credentials by convention (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD...). */
-const SECRET_ENV_NAME = /(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|AUTH)$/i;
+/**
+ * Environment variable names that hold credentials by convention (OPENAI_API_KEY, GITHUB_TOKEN, DB_PASSWORD...):
+ * the name is one of these words, or ends with `_` and one of them, ASCII letters in any case. Compared
+ * by character code rather than with a case-insensitive regular expression, whose compilation on
+ * every start cost more than the whole scan (this runs for every command).
+ */
+const SECRET_NAME_WORDS = ['API_KEY', 'APIKEY', 'KEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'PASS', 'CREDENTIALS', 'CREDENTIAL', 'AUTH'];
+
+/** True when `name` ends with `word` (upper-case ASCII), ASCII letters compared in any case. */
+function endsWithWord(name: string, word: string): boolean {
+  const start = name.length - word.length;
+  if (start < 0 || (start > 0 && name.charCodeAt(start - 1) !== 95)) return false; // 95: `_`
+  for (let k = 0; k < word.length; k++) {
+    let c = name.charCodeAt(start + k);
+    if (c >= 97 && c <= 122) c -= 32; // a-z → A-Z
+    if (c !== word.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+export function isSecretEnvName(name: string): boolean {
+  for (const word of SECRET_NAME_WORDS) if (endsWithWord(name, word)) return true;
+  return false;
+}
 
 /** Values of credential-named environment variables: they may reach a message through a header or a server's echo. */
 export function secretsFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
   const out: string[] = [];
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name)) out.push(value);
+  // Names first: reading a value of process.env is a call into Node, and few names match.
+  for (const name of Object.keys(env)) {
+    if (!isSecretEnvName(name)) continue;
+    const value = env[name];
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH) out.push(value);
+  }
   return out;
 }
 

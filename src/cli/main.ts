@@ -60,8 +60,21 @@ export function outputWritten(): boolean {
   return stdout.written && stderr.written;
 }
 
-function makeContext(flags: GlobalFlags, version: string, io: Io, interruptHandlers: Set<() => void>): CliContext {
-  const stderrIsTTY = io.isTerminal(2);
+/**
+ * What every context of one command line shares: whether stderr is a terminal, and the secret values
+ * of the environment. Asked once: a command line builds a context before parsing and another after.
+ */
+interface ProcessFacts {
+  stderrIsTTY: boolean;
+  envSecrets: readonly string[];
+}
+
+function processFacts(io: Io): ProcessFacts {
+  return { stderrIsTTY: io.isTerminal(2), envSecrets: secretsFromEnv(io.env) };
+}
+
+function makeContext(flags: GlobalFlags, version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<() => void>): CliContext {
+  const stderrIsTTY = facts.stderrIsTTY;
   let stdinIsTTY: boolean | undefined;
   return {
     cwd: io.cwd,
@@ -83,7 +96,7 @@ function makeContext(flags: GlobalFlags, version: string, io: Io, interruptHandl
     },
     version,
     now: () => new Date(),
-    secrets: new Set(secretsFromEnv(io.env)),
+    secrets: new Set(facts.envSecrets),
     onInterrupt: (handler) => {
       interruptHandlers.add(handler);
       return () => interruptHandlers.delete(handler);
@@ -143,7 +156,8 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
   const streams: Streams = { stdout: io.stdout, stderr: io.stderr };
   let name = commandNameFrom(argv);
   const interruptHandlers = new Set<() => void>();
-  let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io, interruptHandlers);
+  const facts = processFacts(io);
+  let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io, facts, interruptHandlers);
   let exitCode: number | undefined;
   /** The one exit point: print the result (one JSON document with --json) and decide the exit code. */
   const finish = (result: CommandResult): void => {
@@ -165,7 +179,7 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
   };
   if (options.handleInterrupt) process.on('SIGINT', onInterrupt);
   try {
-    await parseAndRun(argv, version, io, interruptHandlers, {
+    await parseAndRun(argv, version, io, facts, interruptHandlers, {
       named: (n) => (name = n),
       context: (c) => (ctx = c),
       finish,
@@ -189,7 +203,7 @@ interface Hooks {
   after(run: NonNullable<CommandResult['after']>): Promise<void>;
 }
 
-async function parseAndRun(argv: string[], version: string, io: Io, interruptHandlers: Set<() => void>, hooks: Hooks): Promise<void> {
+async function parseAndRun(argv: string[], version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<() => void>, hooks: Hooks): Promise<void> {
   const unknown = unknownSubcommand(argv, io.cwd);
   if (unknown !== undefined) {
     hooks.named(unknown.group);
@@ -200,7 +214,7 @@ async function parseAndRun(argv: string[], version: string, io: Io, interruptHan
     ran = true;
     const name = commandName(entry.path);
     hooks.named(name);
-    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version, io, interruptHandlers);
+    const ctx = makeContext(cmd.optsWithGlobals() as GlobalFlags, version, io, facts, interruptHandlers);
     hooks.context(ctx);
     const parsed = entry.options(raw);
     if (!parsed.ok) return hooks.finish({ outcome: outcomeOf(parsed.diagnostics), json: {}, diagnostics: parsed.diagnostics });
