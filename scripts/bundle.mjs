@@ -63,21 +63,24 @@ const lazyBuiltins = {
 // transport, the provider clients) or zod (MCP message schemas, built on first use) costs nothing
 // until a request is made. Each becomes a stand-in whose getters require the real package.
 const LAZY_PACKAGES = ['undici', 'eventsource-parser', 'zod'];
+const NET_PACKAGES = ['undici', 'eventsource-parser'];
 const buildRequire = createRequire(import.meta.url);
-/** `bundled`: packages whose stand-in requires a copy inside the bundle instead of node_modules. */
-const lazyPackages = (bundled = []) => ({
+/**
+ * `inNet`: packages whose stand-in takes them from the third bundle (dist/oxo-flow-net.cjs, loaded by
+ * the launcher on first use) instead of node_modules.
+ */
+const lazyPackages = (inNet = []) => ({
   name: 'lazy-packages',
   setup(b) {
     const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
-    b.onResolve({ filter }, (args) => {
-      if (args.namespace !== 'lazy-package') return { path: args.path, namespace: 'lazy-package' };
-      return bundled.includes(args.path) ? { path: buildRequire.resolve(args.path) } : { path: args.path, external: true };
-    });
+    b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-package' }));
+    b.onResolve({ filter: /^\.\/oxo-flow-net\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
       const names = Object.keys(buildRequire(args.path)).filter((n) => n !== 'default' && n !== '__esModule');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      const source = inNet.includes(args.path) ? `require('./oxo-flow-net.cjs')[${JSON.stringify(args.path)}]` : `require(${JSON.stringify(args.path)})`;
       return {
-        contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = { ${getters.join(', ')} };\n`,
+        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = { ${getters.join(', ')} };\n`,
         loader: 'js',
       };
     });
@@ -144,19 +147,32 @@ const more = await build({
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
   stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  // undici is 110 files in node_modules: inside the second bundle it is one read and, with the code
-  // cache, little compiling; still evaluated only when the first request is made.
-  plugins: [lazyBuiltins, lazyPackages(['undici', 'eventsource-parser']), noJsFunctionType],
+  // undici is 110 files in node_modules: in the third bundle it is one read, made only when the first
+  // request is; it is half the size of the second bundle, which every `ai` command reads and compiles.
+  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), noJsFunctionType],
+});
+// The third bundle: undici and eventsource-parser, each evaluated on first use.
+const net = await build({
+  metafile: true,
+  ...common,
+  external: [],
+  stdin: {
+    contents: `module.exports = { ${NET_PACKAGES.map((p) => `get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); }`).join(', ')} };`,
+    resolveDir: root,
+    loader: 'js',
+  },
+  outfile: 'dist/oxo-flow-net.cjs',
+  plugins: [lazyBuiltins],
 });
 
 // What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
 const inputs = (result) => Object.keys(result.metafile.inputs).sort();
-writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more) }, null, 1)}\n`);
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-net.cjs': inputs(net) }, null, 1)}\n`);
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
 // (so it never builds a second, wrapped copy of the source), under a first line that names the build
 // by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
-for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs']) {
+for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-net.cjs']) {
   const file = `${root}dist/${name}`;
   const text = readFileSync(file, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);

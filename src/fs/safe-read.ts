@@ -17,6 +17,12 @@ export interface ReadOptions {
    * are enough, and never past `max` bytes. The file's size (fstat) is still checked against the cap.
    */
   head?: { chunk: number; max: number; done: (bytes: Buffer) => boolean };
+  /**
+   * Return a view of the shared read buffer instead of a copy: valid only until the next read. For a
+   * caller that decodes the bytes at once and keeps none of them (discovery's front-matter reads), it
+   * saves an allocation and a copy per file.
+   */
+  borrow?: boolean;
 }
 
 export type SafeRead =
@@ -69,7 +75,8 @@ export function readFileSafely(file: string, rootReal: string, cap: number, opti
     if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
     const complete = eof || total >= st.size;
     readObserver.onRead?.(file, total, complete);
-    return { ok: true, bytes: Buffer.from(scratch.subarray(0, total)), size: complete ? total : st.size, complete };
+    const view = scratch.subarray(0, total);
+    return { ok: true, bytes: options.borrow ? view : Buffer.from(view), size: complete ? total : st.size, complete };
   } catch (err) {
     return { ok: false, reason: 'io', detail: (err as Error).message };
   } finally {

@@ -366,12 +366,25 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string): Skill
   if (c.format === 'md') skill.type = 'knowledge';
   if (c.refused) return invalid(skill, c.refused);
   const parentIsLink = Boolean(c.parentIsLink);
+  // The front matter's extent, as found by the read's last `done` check (not searched for twice).
+  let extent: number | 'none' | undefined;
+  let extentOf: Buffer | undefined;
   const read =
     c.format === 'toml'
       ? readFileSafely(c.path, rootReal, SKILL_FILE_CAP, { parentIsLink })
       : readFileSafely(c.path, rootReal, SKILL_FILE_CAP, {
           parentIsLink,
-          head: { chunk: FRONT_MATTER_CHUNK, max: FRONT_MATTER_MAX, done: (bytes) => frontMatterExtent(bytes) !== undefined },
+          // The bytes are decoded below and none is kept: a view of the shared read buffer is enough.
+          borrow: true,
+          head: {
+            chunk: FRONT_MATTER_CHUNK,
+            max: FRONT_MATTER_MAX,
+            done: (bytes) => {
+              extentOf = bytes;
+              extent = frontMatterExtent(bytes);
+              return extent !== undefined;
+            },
+          },
         });
   if (!read.ok) {
     if (read.reason === 'missing') return undefined;
@@ -386,7 +399,7 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string): Skill
     return skill;
   }
   bodySource.set(skill, { rootReal, parentIsLink });
-  const extent = frontMatterExtent(read.bytes);
+  if (extentOf === undefined || extentOf.length !== read.bytes.length) extent = frontMatterExtent(read.bytes);
   if (extent === undefined && !read.complete) {
     skill.status = 'excluded';
     skill.findings.push(diagnostic('SK020', `not read: no end of front matter in its first ${FRONT_MATTER_MAX / 1024} KiB`, { file: c.path, line: 1, column: 1 }));
