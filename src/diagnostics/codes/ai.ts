@@ -8,7 +8,6 @@ const doc = 'docs/ai.md';
  */
 export const aiCodes = {
   AI001: { severity: 'info', title: 'AI review skipped: no AI provider is configured', doc },
-  AI002: { severity: 'warning', title: 'AI review not run: the provider could not be set up', doc },
   AI003: { severity: 'error', title: 'the provider refused the API key (authentication)', hint: 'check the API key (ai status shows where it comes from), or run `oxo-flow ai setup`', doc },
   AI004: { severity: 'error', title: 'the provider is rate limiting (HTTP 429) past the retries', hint: 'wait and try again, or declare a fallback provider in ai_config.json', doc },
   AI005: { severity: 'error', title: 'the request is larger than the model’s context window', hint: 'activate fewer skills, or pick a model with a larger context window', doc },
@@ -22,13 +21,10 @@ export const aiCodes = {
   AI013: { severity: 'error', title: 'the provider is not usable as configured', hint: 'run `oxo-flow ai setup`, or see `oxo-flow ai status`', doc },
   AI014: { severity: 'warning', title: 'the primary provider failed; the fallback provider answered', doc },
   AI015: { severity: 'warning', title: 'the model used every round (max_rounds) without a final answer', doc },
-  AI016: { severity: 'info', title: 'a tool result was cut to the size cap before it reached the model', doc },
   AI020: { severity: 'error', title: 'template --ai: no draft validated within max_rounds; nothing was written', hint: 'rephrase the intent, add a skill with --skill, or raise max_rounds', doc },
-  AI021: { severity: 'error', title: 'template --ai: the answer holds no workflow TOML', doc },
   AI022: { severity: 'error', title: 'template --ai: a --from-file file cannot be read', doc },
   AI030: { severity: 'error', title: 'ai setup: a value is missing or not valid', doc },
   AI031: { severity: 'error', title: 'ai setup: ai_config.json cannot be written', doc },
-  AI032: { severity: 'error', title: 'ai status --check: the provider did not answer the check request', doc },
   SES001: { severity: 'error', title: 'no AI session with this id', hint: 'list them with `oxo-flow ai sessions`', doc },
   SES002: { severity: 'warning', title: 'the AI session record could not be written', doc },
   SES003: { severity: 'warning', title: 'an AI session record cannot be read', doc },

@@ -18,6 +18,5 @@ export const runCodes = {
   RUN023: { severity: 'warning', title: 'jobs were not run because a job they need failed', doc },
   RUN024: { severity: 'error', title: 'the run was interrupted', hint: 'run the same command again to resume: finished jobs are not rerun', doc },
   RUN030: { severity: 'error', title: 'Slurm is not available', hint: 'install the Slurm client (sbatch, squeue, scancel) and check that `sinfo` answers, or run with the local executor', doc },
-  RUN031: { severity: 'error', title: 'sbatch refused a job', doc },
   RUN032: { severity: 'error', title: 'a Slurm job failed or was cancelled', hint: 'read the end of its log (shown below); fix the cause and run again', doc },
 } as const satisfies Record<string, CodeInfo>;

@@ -44,7 +44,6 @@ export const skillCodes = {
   SK043: { severity: 'error', title: 'an API key does not belong in a project or workflow file', hint: 'remove it; set OXO_FLOW_AI_API_KEY (or the provider key variable, e.g. OPENAI_API_KEY) instead', doc },
   SK044: { severity: 'error', title: 'ai.toml cannot be read', exit: 'usage', doc },
   SK045: { severity: 'warning', title: "the workflow has errors, so its [ai] table was not read", hint: 'run `oxo-flow validate` on it', doc },
-  SK046: { severity: 'warning', title: '`ai status --check` cannot check the provider: this build has no provider client yet', doc },
   // --- scaffolding ---
   SK050: { severity: 'error', title: 'skill path given to validate does not exist or is not a skill', doc },
   // --- large collections ---
