@@ -47,8 +47,9 @@ export function splitWorkflowArg(opts: PlanOptions, cwd: string): { workflow?: s
   return wf === undefined ? { overrides } : { workflow: wf, overrides };
 }
 
-export async function loadChecked(arg: string | undefined, ctx: CliContext): Promise<Loaded> {
-  const report = await loadAndCheck(arg, ctx, { graph: false });
+/** Load and check a workflow for planning; `overrides` (KEY=VALUE) of sensitive keys become secrets of the run. */
+export async function loadChecked(arg: string | undefined, ctx: CliContext, overrides: readonly string[] = []): Promise<Loaded> {
+  const report = await loadAndCheck(arg, ctx, { graph: false, overrides });
   if (report.kind === 'unreadable') {
     return { ok: false, outcome: 'usage', ...(report.shown !== undefined ? { shown: report.shown } : {}), diagnostics: report.diagnostics };
   }

@@ -18,7 +18,7 @@ export type WorkflowReport =
  * problem in one run. dry-run and graph run the cross-field checks here and leave the rest to the
  * expansion pipeline, which the planner runs with the real overrides and samples.
  */
-export async function loadAndCheck(arg: string | undefined, ctx: CliContext, options: { graph: boolean }): Promise<WorkflowReport> {
+export async function loadAndCheck(arg: string | undefined, ctx: CliContext, options: { graph: boolean; overrides?: readonly string[] }): Promise<WorkflowReport> {
   const resolved = resolveWorkflowPath(arg, ctx.cwd);
   if (!resolved.ok) return { kind: 'unreadable', diagnostics: [resolved.diagnostic] };
   const relative = path.relative(ctx.cwd, resolved.path);
@@ -29,7 +29,7 @@ export async function loadAndCheck(arg: string | undefined, ctx: CliContext, opt
     return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
   }
   if (!loaded.workflow) return { kind: 'loaded', shown, path: resolved.path, diagnostics: loaded.diagnostics };
-  noteSensitiveValues(loaded.workflow, [], ctx);
+  noteSensitiveValues(loaded.workflow, options.overrides ?? [], ctx);
   const diagnostics = [...loaded.diagnostics, ...(options.graph ? validateWorkflow(loaded.workflow) : checkWorkflow(loaded.workflow))];
   return { kind: 'loaded', shown, path: resolved.path, workflow: loaded.workflow, diagnostics };
 }
@@ -38,7 +38,7 @@ export async function loadAndCheck(arg: string | undefined, ctx: CliContext, opt
  * `sensitive = true` config values (declared defaults, and KEY=VALUE overrides of such keys) become
  * secrets of this run: output is scrubbed of them wherever they would appear.
  */
-export function noteSensitiveValues(workflow: Workflow, overrides: readonly string[], ctx: CliContext): void {
+function noteSensitiveValues(workflow: Workflow, overrides: readonly string[], ctx: CliContext): void {
   const sensitive = new Set<string>();
   for (const entry of workflow.config.values()) {
     if (!entry.declaration?.sensitive) continue;

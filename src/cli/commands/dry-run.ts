@@ -5,7 +5,6 @@ import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { planText, summaryLine } from '../plan-text.js';
 import { outcomeOf, type CommandResult } from '../result.js';
-import { noteSensitiveValues } from '../workflow-input.js';
 import { applyRunState, checkForcerun } from '../../run/freshness.js';
 import { StateStore } from '../../run/state.js';
 
@@ -17,9 +16,8 @@ export interface DryRunOptions extends PlanOptions {
 
 export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<CommandResult> {
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const loaded = await loadChecked(arg, ctx);
+  const loaded = await loadChecked(arg, ctx, overrides);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
-  noteSensitiveValues(loaded.workflow, overrides, ctx);
   const badForcerun = checkForcerun(loaded.workflow, opts.forcerun ?? []);
   if (badForcerun.length > 0) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: [...loaded.diagnostics, ...badForcerun] };
   const settings = planSettings(opts, overrides);

@@ -5,7 +5,6 @@ import type { CliContext } from '../context.js';
 import { drawGraph, type GraphFormat } from '../graph-formats.js';
 import { diskFs, loadChecked, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { outcomeOf, type CommandResult } from '../result.js';
-import { noteSensitiveValues } from '../workflow-input.js';
 
 export interface GraphOptions extends PlanOptions {
   format?: GraphFormat;
@@ -14,9 +13,8 @@ export interface GraphOptions extends PlanOptions {
 
 export async function graph(opts: GraphOptions, ctx: CliContext): Promise<CommandResult> {
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const loaded = await loadChecked(arg, ctx);
+  const loaded = await loadChecked(arg, ctx, overrides);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, nodes: [], edges: [] }, diagnostics: loaded.diagnostics };
-  noteSensitiveValues(loaded.workflow, overrides, ctx);
   const expanded = Boolean(opts.expanded);
   const settings = { expanded, overrides, list: diskFs.list, ...(opts.samples !== undefined ? { samples: opts.samples } : {}) };
   const { graph: g, diagnostics } = workflowGraph(loaded.workflow, settings);

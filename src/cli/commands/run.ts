@@ -39,7 +39,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
   const limits = parseLimits(opts);
   if ('diagnostics' in limits) return { outcome: 'usage', json: { workflow: arg ?? null, jobs: [] }, diagnostics: limits.diagnostics };
-  const loaded = await loadChecked(arg, ctx);
+  const loaded = await loadChecked(arg, ctx, overrides);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
   const workflow = loaded.workflow;
   const settings = planSettings(opts, overrides);
