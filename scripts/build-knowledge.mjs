@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles skills-builtin/ and knowledge-graph/ into dist/knowledge-index.json, and the built-in
-// skills' front matter into dist/builtin-skills.json for discovery (after tsc, which built the
+// skills' front matter into dist/builtin-skills.json for discovery (after scripts/transpile.mjs, which built the
 // compiler into dist/). A broken graph or a built-in skill that does not parse fails the
 // build; docs/knowledge.md says what is checked.
 import { rmSync, writeFileSync } from 'node:fs';
