@@ -90,7 +90,7 @@ function endsWithWord(name: string, word: string): boolean {
   return true;
 }
 
-export function isSecretEnvName(name: string): boolean {
+function isSecretEnvName(name: string): boolean {
   for (const word of SECRET_NAME_WORDS) if (endsWithWord(name, word)) return true;
   return false;
 }

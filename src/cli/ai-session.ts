@@ -9,7 +9,7 @@ import { ProviderError } from '../ai/providers/errors.js';
 import { createChatProvider, providerSecrets } from '../ai/providers/create.js';
 import type { ResolvedProvider } from '../ai/providers/resolve.js';
 import type { ChatProvider } from '../ai/providers/types.js';
-import { newSessionId, writeSession, type SessionRecord } from '../ai/sessions/record.js';
+import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from '../ai/sessions/record.js';
 import { skillSha256, type SkillContext } from '../ai/skills/index.js';
 import { redactSecrets } from '../ai/secrets.js';
 import type { Approver } from '../ai/tools/call.js';
@@ -73,7 +73,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
   const releaseInterrupt = ctx.onInterrupt(onSigint);
   const now = ctx.now();
   const record: SessionRecord = {
-    schema_version: 1,
+    schema_version: SESSION_SCHEMA_VERSION,
     id: newSessionId(command, now),
     command,
     started_at: now.toISOString(),

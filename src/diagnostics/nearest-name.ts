@@ -1,7 +1,7 @@
 // "Did you mean ...?" suggestions: the closest known name by edit distance.
 
 /** Levenshtein distance, stopping early once it exceeds `limit` (keeps long names cheap). */
-export function editDistance(a: string, b: string, limit = Infinity): number {
+function editDistance(a: string, b: string, limit = Infinity): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {

@@ -114,7 +114,7 @@ export function backendFor(env: Environment | undefined, workflowDir: string, st
 }
 
 /** The full path of a program on PATH, or undefined. */
-export function which(program: string, pathVar: string | undefined): string | undefined {
+function which(program: string, pathVar: string | undefined): string | undefined {
   if (program.includes('/')) return isExecutable(program) ? program : undefined;
   for (const dir of (pathVar ?? '').split(path.delimiter)) {
     if (dir === '') continue;

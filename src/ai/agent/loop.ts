@@ -10,8 +10,7 @@ import type { ChatMessage, ChatProvider, ToolSpec, Usage } from '../providers/ty
 import type { SessionRecord } from '../sessions/record.js';
 
 /** What the model receives of one tool result at most; the rest is cut with a note. */
-export const DEFAULT_TOOL_RESULT_CAP = 16 * 1024;
-export const DEFAULT_MAX_ROUNDS = 6;
+const DEFAULT_TOOL_RESULT_CAP = 16 * 1024;
 
 export interface ToolSet {
   tools: ToolEntry[];

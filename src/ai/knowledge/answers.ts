@@ -106,7 +106,7 @@ export function pipelineAnswer(index: KnowledgeIndex, q: PipelineQuery): Answer 
   for (const e of ends) if (!e.found.found) return { json: { action: q.from && q.to ? 'path' : 'transitions' }, text: '', problem: lookupProblem(e.name, e.found) };
   const node = (name: string | undefined) => {
     const e = ends.find((x) => x.name === name);
-    return e && e.found.found ? e.found.node : undefined;
+    return e?.found.found ? e.found.node : undefined;
   };
   const from = node(q.from);
   const to = node(q.to);

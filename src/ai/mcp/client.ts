@@ -13,11 +13,11 @@ import {
 } from './messages.js';
 import type { Transport } from './transport.js';
 
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 30_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 30_000;
 /** Bounds on tools/list pagination: a server cannot keep us listing forever. */
-export const MAX_TOOL_PAGES = 50;
-export const MAX_TOOLS = 2_000;
+const MAX_TOOL_PAGES = 50;
+const MAX_TOOLS = 2_000;
 
 export interface McpClientOptions {
   clientInfo: { name: string; version: string };

@@ -9,7 +9,7 @@ import { packageRoot } from '../../package-root.js';
 import { parseMdSkill } from './parse-md-skill.js';
 import type { Skill } from './types.js';
 
-export const MANIFEST_FILE = 'builtin-skills.json';
+const MANIFEST_FILE = 'builtin-skills.json';
 
 /** One built-in skill as recorded at build time (every one of them parsed with no findings). */
 export interface ManifestEntry {

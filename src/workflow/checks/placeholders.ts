@@ -24,7 +24,7 @@ export function configRefs(text: string): Found[] {
 }
 
 /** Names the engine fills for every job; they are never wildcards. */
-export const ENGINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['input', 'output', 'log', 'threads', 'memory', 'chunks']);
+const ENGINE_PLACEHOLDERS: ReadonlySet<string> = new Set(['input', 'output', 'log', 'threads', 'memory', 'chunks']);
 
 /** Wildcards such as `{sample}`; engine placeholders, `_internal` names and shell `${VAR}` are left out. */
 export function wildcards(text: string): Found[] {

@@ -1,6 +1,7 @@
 // Which wildcards a rule fans out over, and the value combinations each fan-out contributes.
 // A rule mentions a wildcard in its input, output or shell; only declared sources supply values.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { PAIR_WILDCARDS, SAMPLE_WILDCARDS } from '../checks/placeholders.js';
 import type { ConfigValue, Pair, Rule, Workflow } from '../model.js';
 import type { Template } from '../render/template.js';
 import type { SampleMember, SampleSource } from './sources.js';
@@ -18,11 +19,6 @@ export interface Dimension {
   kind: 'pairs' | 'samples' | 'scatter';
   options: Option[];
 }
-
-export const PAIR_WILDCARDS = ['pair_id', 'experiment', 'control', 'experiment_type', 'tumor', 'normal', 'tumor_type'] as const;
-export const SAMPLE_WILDCARDS = ['sample', 'group'] as const;
-const PAIR_SET: ReadonlySet<string> = new Set(PAIR_WILDCARDS);
-const SAMPLE_SET: ReadonlySet<string> = new Set(SAMPLE_WILDCARDS);
 
 export interface DimensionContext {
   workflow: Workflow;
@@ -47,7 +43,7 @@ export function ruleDimensions(
 ): Dimension[] | undefined {
   const dims: Dimension[] = [];
   const where = () => locate(ctx.workflow, rule); // only for a diagnostic: positions cost a scan of the file
-  const pairNames = [...mentioned].filter((n) => PAIR_SET.has(n));
+  const pairNames = [...mentioned].filter((n) => PAIR_WILDCARDS.has(n));
   if (pairNames.length > 0) {
     // Every pair makes a job: a pair without a value the rule uses (a control) is E034 in the checks,
     // never a silently missing job.
@@ -68,7 +64,7 @@ export function ruleDimensions(
       dims.push({ kind: 'pairs', options: pairs.map((p) => pairOption(p, pairNames)) });
     }
   }
-  const sampleNames = [...mentioned].filter((n) => SAMPLE_SET.has(n));
+  const sampleNames = [...mentioned].filter((n) => SAMPLE_WILDCARDS.has(n));
   if (sampleNames.length > 0) {
     const members = ctx.samples.members;
     if (members.length === 0) {

@@ -86,7 +86,7 @@ interface Masking {
   secrets: readonly string[];
 }
 
-export const MASK = '***';
+const MASK = '***';
 
 function maskingFor(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>): Masking | undefined {
   const keys = new Set<string>();
@@ -104,7 +104,7 @@ function maskingFor(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>
 }
 
 /** Hide every occurrence of a secret (a path built from one, a value quoted differently). */
-export function hideSecrets(text: string, secrets: readonly string[]): string {
+function hideSecrets(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;
@@ -449,12 +449,7 @@ function job(
   return j;
 }
 
-/** The one spelling of a job id: `rule`, `rule[k=v]`, `rule[a=1,b=2]`, `rule.combine[…]`. */
-export function jobId(rule: string, step: 'map' | 'combine' | undefined, wildcards: Readonly<Record<string, string>>): string {
-  return formatId(rule, step, Object.keys(wildcards).sort(), wildcards);
-}
-
-/** jobId with the wildcard keys already sorted (job() has them at hand). */
+/** The one spelling of a job id: `rule`, `rule[k=v]`, `rule[a=1,b=2]`, `rule.combine[…]` (keys sorted). */
 function formatId(rule: string, step: 'map' | 'combine' | undefined, sortedKeys: readonly string[], wildcards: Readonly<Record<string, string>>): string {
   const name = step === 'combine' ? `${rule}.combine` : rule;
   if (sortedKeys.length === 0) return name;

@@ -23,7 +23,7 @@ export interface SampleSource {
 }
 
 /** Group name for samples that come from --samples or sample_pattern rather than a declared group. */
-export const DISCOVERED_GROUP = 'auto-discovered';
+const DISCOVERED_GROUP = 'auto-discovered';
 
 export function resolveSamples(
   workflow: Workflow,

@@ -5,7 +5,7 @@ const FACTOR_MB: Record<string, number> = { K: 1 / 1024, M: 1, G: 1024, T: 1024 
 const MEMORY = /^\s*(\d+)\s*([KMGT])?B?\s*$/i;
 
 /** 1 PB: no job asks for more, and anything larger is a typo (or would lose integer precision). */
-export const MAX_MEMORY_MB = 1024 * 1024 * 1024;
+const MAX_MEMORY_MB = 1024 * 1024 * 1024;
 
 export type MemoryParse = { ok: true; mb: number } | { ok: false; message: string };
 
