@@ -38,9 +38,10 @@ const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
 // writes a gzipped example file, readline runs the approval prompt, module's createRequire loads
-// optional packages (zod, chalk) and tty. In the bundles each becomes a stand-in with the same
+// optional packages (zod, chalk) and tty, v8 (which loads Node's stream modules) switches off
+// WebAssembly tier-up only when the first HTTP agent is made (src/net/http.ts). In the bundles each becomes a stand-in with the same
 // property names (read from this Node at build time) that loads the real module on first use.
-const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module'];
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'v8'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
