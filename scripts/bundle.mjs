@@ -118,6 +118,21 @@ const noJsFunctionType = {
   },
 };
 
+// js-yaml is read only for a front matter the fast path declines (src/ai/skills/simple-yaml.ts), so
+// it is bundled behind a stand-in whose getters evaluate it on first use: ai status over a usual
+// collection never runs its module code (its schemas and types are built at load).
+const lazyYaml = {
+  name: 'lazy-js-yaml',
+  setup(b) {
+    b.onResolve({ filter: /^js-yaml$/ }, (args) => (args.namespace === 'lazy-yaml' ? undefined : { path: 'js-yaml', namespace: 'lazy-yaml' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => {
+      const names = Object.keys(buildRequire('js-yaml')).filter((n) => n !== 'default' && n !== '__esModule');
+      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      return { contents: `let real;\nconst load = () => (real ??= require('js-yaml'));\nmodule.exports = { ${getters.join(', ')} };\n`, loader: 'js', resolveDir: root };
+    });
+  },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -150,7 +165,7 @@ const more = await build({
   outfile: 'dist/oxo-flow-more.cjs',
   // undici is 110 files in node_modules: in the third bundle it is one read, made only when the first
   // request is; it is half the size of the second bundle, which every `ai` command reads and compiles.
-  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), noJsFunctionType],
+  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), lazyYaml, noJsFunctionType],
 });
 // The third bundle: undici and eventsource-parser, each evaluated on first use.
 const net = await build({
