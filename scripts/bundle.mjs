@@ -118,6 +118,20 @@ const noJsFunctionType = {
   },
 };
 
+// `import path from 'node:path'` (38 modules) becomes `__toESM(require('node:path'))` in a CommonJS
+// bundle: a fresh copy of path's properties for each importing module, made at load. Here path is one
+// small ES module that every import shares, so its properties are read once.
+const sharedPath = {
+  name: 'shared-path',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?path$/ }, (args) => (args.namespace === 'shared-path' ? { path: 'node:path', external: true } : { path: 'path', namespace: 'shared-path' }));
+    b.onLoad({ filter: /.*/, namespace: 'shared-path' }, async () => {
+      const names = Object.keys(await import('node:path')).filter((n) => n !== 'default');
+      return { contents: `const path = require('node:path');\nexport default path;\nexport const { ${names.join(', ')} } = path;\n`, loader: 'js' };
+    });
+  },
+};
+
 // js-yaml is read only for a front matter the fast path declines (src/ai/skills/simple-yaml.ts), so
 // it is bundled behind a stand-in whose getters evaluate it on first use: ai status over a usual
 // collection never runs its module code (its schemas and types are built at load).
@@ -155,7 +169,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore] });
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore, sharedPath] });
 const more = await build({
   metafile: true,
   ...common,
@@ -165,7 +179,7 @@ const more = await build({
   outfile: 'dist/oxo-flow-more.cjs',
   // undici is 110 files in node_modules: in the third bundle it is one read, made only when the first
   // request is; it is half the size of the second bundle, which every `ai` command reads and compiles.
-  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), lazyYaml, noJsFunctionType],
+  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), lazyYaml, noJsFunctionType, sharedPath],
 });
 // The third bundle: undici and eventsource-parser, each evaluated on first use.
 const net = await build({
