@@ -99,6 +99,8 @@ const edit = fc.oneof(
   fc.tuple(fc.constant('repeat' as const), fc.nat(), fc.constant('')),
   fc.tuple(fc.constant('drop' as const), fc.nat(), fc.constant('')),
   fc.tuple(fc.constant('indent' as const), fc.nat(), fc.constantFrom('', ' ', '  ', '   ', '\t')),
+  // Endings that turn a value into something else: trailing spaces, a comment, a mapping, a quote.
+  fc.tuple(fc.constant('append' as const), fc.nat(), fc.constantFrom(' ', '  ', ' #c', '  # x', '#x', ':', ': y', ' :', "'", '"', '\t', ' \\')),
 );
 const editedBlock = fc.tuple(insideBlock, fc.array(edit, { minLength: 1, maxLength: 3 })).map(([block, edits]) => {
   let b = block;
@@ -110,7 +112,8 @@ const editedBlock = fc.tuple(insideBlock, fc.array(edit, { minLength: 1, maxLeng
       b = b.slice(0, pos) + piece + b.slice(pos);
       continue;
     }
-    if (kind === 'repeat') ls.splice(i, 0, ls[i]!);
+    if (kind === 'append') ls[i] += piece;
+    else if (kind === 'repeat') ls.splice(i, 0, ls[i]!);
     else if (kind === 'drop') ls.splice(i, 1);
     else ls[i] = piece + ls[i]!.trimStart();
     b = ls.join('\n');
