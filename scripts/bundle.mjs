@@ -34,6 +34,11 @@ const MORE = [...new Set([...moreEntries.map((c) => c.module), ...SHARED_MORE_MO
 writeFileSync(`${root}dist/more-commands.json`, `${JSON.stringify([...new Set(moreEntries.map((c) => c.path[0]))])}\n`);
 const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 
+// Every stand-in below keeps its getters on its prototype, not as own properties: esbuild's ES-module
+// interop (__toESM) copies a CommonJS module's own properties into a new object for each module that
+// imports it (crypto's eighty names five times over, at every start), but gives the copy the same
+// prototype, so the getters are found there without a copy.
+//
 // Node built-ins that are slow to load (each pulls in dozens of internal modules: streams, net...)
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
@@ -53,7 +58,7 @@ const lazyBuiltins = {
       const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
       return {
-        contents: `let real;\nconst load = () => (real ??= require('node:${args.path}'));\nmodule.exports = { ${getters.join(', ')} };\n`,
+        contents: `let real;\nconst load = () => (real ??= require('node:${args.path}'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
         loader: 'js',
       };
     });
@@ -81,7 +86,7 @@ const lazyPackages = (inNet = []) => ({
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
       const source = inNet.includes(args.path) ? `require('./oxo-flow-net.cjs')[${JSON.stringify(args.path)}]` : `require(${JSON.stringify(args.path)})`;
       return {
-        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = { ${getters.join(', ')} };\n`,
+        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
         loader: 'js',
       };
     });
@@ -142,7 +147,7 @@ const lazyYaml = {
     b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => {
       const names = Object.keys(buildRequire('js-yaml')).filter((n) => n !== 'default' && n !== '__esModule');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
-      return { contents: `let real;\nconst load = () => (real ??= require('js-yaml'));\nmodule.exports = { ${getters.join(', ')} };\n`, loader: 'js', resolveDir: root };
+      return { contents: `let real;\nconst load = () => (real ??= require('js-yaml'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`, loader: 'js', resolveDir: root };
     });
   },
 };
