@@ -32,7 +32,7 @@ const LINE = new RegExp(String.raw`( *)(?:([A-Za-z0-9_][A-Za-z0-9_.-]*):(?: +${V
 const KEY_MAX = 128;
 
 /** The value of a line's match: groups `at`, `at + 1`, `at + 2` hold the single-quoted, double-quoted or plain form. */
-function valueOf(m: RegExpExecArray, at: number): string | null {
+function scalarAt(m: RegExpExecArray, at: number): string | null {
   const single = m[at];
   if (single !== undefined) return single.includes("''") ? single.replaceAll("''", "'") : single;
   return m[at + 1] ?? m[at + 2] ?? null;
@@ -69,7 +69,7 @@ export function parseSimpleYaml(block: string): Record<string, unknown> | undefi
     }
     if (list !== undefined) {
       if (dash && indent === childIndent) {
-        const item = valueOf(m, 7);
+        const item = scalarAt(m, 7);
         if (item === null) return undefined; // `-` alone: a null item, left to js-yaml
         list.push(item);
         continue;
@@ -81,14 +81,14 @@ export function parseSimpleYaml(block: string): Record<string, unknown> | undefi
       if (indent > 0) {
         // Only `key: value` or `key:` (null) lines at the map's indentation; anything deeper or a list is declined.
         if (indent !== childIndent || key === undefined || key.length > KEY_MAX || key === '__proto__' || Object.hasOwn(map, key)) return undefined;
-        map[key] = valueOf(m, 3);
+        map[key] = scalarAt(m, 3);
         continue;
       }
       map = undefined;
     }
     if (indent !== 0 || key === undefined || key.length > KEY_MAX || key === '__proto__' || Object.hasOwn(out, key)) return undefined;
     any = true;
-    const value = valueOf(m, 3);
+    const value = scalarAt(m, 3);
     if (value === null) pending = key;
     else out[key] = value;
   }
