@@ -2,9 +2,10 @@
 // Benchmark: `oxo-flow ai` (status) over a collection of 600 skills, as a ratio to `node -e 0` on the
 // same machine in the same run (budget ≤ 2×, conventions.md §Performance), and the time with 5,000
 // skills (reported, no budget).
-// Usage: npm run build && node bench/ai-status.mjs [--runs N] [--no-write] [--against DIR]
+// Usage: npm run build && node bench/ai-status.mjs [--runs N] [--no-write] [--against DIR [--against-label TEXT]]
 // --against DIR: also time another build (DIR holds its bin/ and dist/, e.g. a built checkout of an
-// older commit), interleaved with the rest, for before/after figures from the same runs.
+// older commit), interleaved with the rest, for before/after figures from the same runs; its row is
+// named by --against-label (default: DIR's name).
 // Writes its table into docs/benchmarks.md under "## ai status with 600 and 5,000 skills" (only that section).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,8 @@ requireBuild();
 const againstAt = process.argv.indexOf('--against');
 const against = againstAt >= 0 ? path.resolve(process.argv[againstAt + 1] ?? '') : undefined;
 const AGAINST_CLI = against && path.join(against, 'bin', 'oxo-flow.js');
+const labelAt = process.argv.indexOf('--against-label');
+const againstLabel = labelAt >= 0 ? process.argv[labelAt + 1] : against && `the build in ${path.basename(against)}`;
 if (AGAINST_CLI && !existsSync(AGAINST_CLI)) {
   console.error(`--against: ${AGAINST_CLI} does not exist`);
   process.exit(2);
@@ -103,7 +106,7 @@ const body = [
   `| \`node -e 0\` | ${runs} | ${base.ms.toFixed(0)} ms | 1.00× |`,
   `| \`oxo-flow --version\` (start-up floor) | ${runs} | ${version.ms.toFixed(0)} ms | ${version.ratio.toFixed(2)}× |`,
   `| \`oxo-flow ai\`, 600 skills | ${runs} | ${status600.ms.toFixed(0)} ms | ${verdict(ratio, BUDGET)} |`,
-  ...(before600 ? [`| \`oxo-flow ai\`, 600 skills, the build in \`${process.env.OXO_BENCH_AGAINST_LABEL ?? path.basename(against)}\` | ${runs} | ${before600.ms.toFixed(0)} ms | ${before600.ratio.toFixed(2)}× |`] : []),
+  ...(before600 ? [`| \`oxo-flow ai\`, 600 skills, ${againstLabel} | ${runs} | ${before600.ms.toFixed(0)} ms | ${before600.ratio.toFixed(2)}× |`] : []),
   `| \`node -e 0\` (second series) | ${fewer} | ${base5.ms.toFixed(0)} ms | 1.00× |`,
   `| \`oxo-flow ai\`, 5,000 skills | ${fewer} | ${status5000.ms.toFixed(0)} ms | ${status5000.ratio.toFixed(2)}× (reported, no budget) |`,
 ].join('\n');
