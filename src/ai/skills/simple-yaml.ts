@@ -2,8 +2,9 @@
 // one level of nested map (`metadata:` with indented `key: value` lines) and simple `- item` lists.
 // Discovery parses hundreds of front matters per command, and js-yaml costs several times more per
 // block than this scan (it is general, and cold: its first few hundred calls run unoptimised). Each
-// line is read by one regular expression, which runs as native code from the first call; the little
-// JavaScript around it only checks indentation and keys.
+// line is checked by one regular expression, which runs as native code from the first call and, used
+// with test(), builds no match object; the little JavaScript around it cuts out the key and value and
+// checks indentation and keys.
 //
 // The contract: for any block, `parseSimpleYaml` either declines (undefined) or returns exactly what
 // js-yaml 3's `load(block, { schema: FAILSAFE_SCHEMA })` returns (test/ai/skills/simple-yaml.test.ts
@@ -22,20 +23,26 @@ const AWKWARD = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\u
 // followed by a non-space (`: ` and a final `:` start a mapping) and a space must be followed, after
 // any more spaces, by a character that is not `#` (` #` starts a comment). Trailing spaces are not
 // part of it. Only ' ' is a space here (tabs were refused above), as in js-yaml.
-const VALUE = String.raw`(?:'((?:[^'\n]|'')*)'|"([^"\\\n]*)"|([^ \n\-?:,[\]{}#&*!|>'"%@${'`'}](?:[^ \n:]|:(?=[^ \n])| (?= *[^ \n#]))*))`;
+const VALUE = String.raw`(?:'(?:[^'\n]|'')*'|"[^"\\\n]*"|[^ \n\-?:,[\]{}#&*!|>'"%@${'`'}](?:[^ \n:]|:(?=[^ \n])| (?= *[^ \n#]))*)`;
 /**
- * One line, from where the last one ended (sticky): indentation (1), then `key:` (2) with an optional
- * value (3-5), or `-` (6) with an optional value (7-9), or a comment, or nothing; trailing spaces;
- * the newline or the end of the block.
+ * One line, from where the last one ended (sticky): indentation, then `key:` with an optional value,
+ * or `-` with an optional value, or a comment, or nothing; trailing spaces; the newline or the end.
  */
-const LINE = new RegExp(String.raw`( *)(?:([A-Za-z0-9_][A-Za-z0-9_.-]*):(?: +${VALUE})?|(-)(?: +${VALUE})?|#[^\n]*)? *(?:\n|$)`, 'y');
+const LINE = new RegExp(String.raw` *(?:[A-Za-z0-9_][A-Za-z0-9_.-]*:(?: +${VALUE})?|-(?: +${VALUE})?|#[^\n]*)? *(?:\n|$)`, 'y');
 const KEY_MAX = 128;
+const SPACE = 0x20;
 
-/** The value of a line's match: groups `at`, `at + 1`, `at + 2` hold the single-quoted, double-quoted or plain form. */
-function scalarAt(m: RegExpExecArray, at: number): string | null {
-  const single = m[at];
-  if (single !== undefined) return single.includes("''") ? single.replaceAll("''", "'") : single;
-  return m[at + 1] ?? m[at + 2] ?? null;
+/** The scalar from `from` to `end` (a line LINE accepted, trailing spaces cut): null when there is none. */
+function scalar(block: string, from: number, end: number): string | null {
+  while (from < end && block.charCodeAt(from) === SPACE) from++;
+  if (from === end) return null;
+  const first = block.charCodeAt(from);
+  if (first === 0x27 /* ' */) {
+    const text = block.slice(from + 1, end - 1);
+    return text.includes("''") ? text.replaceAll("''", "'") : text;
+  }
+  if (first === 0x22 /* " */) return block.slice(from + 1, end - 1);
+  return block.slice(from, end);
 }
 
 /**
@@ -54,12 +61,20 @@ export function parseSimpleYaml(block: string): Record<string, unknown> | undefi
   let childIndent = 0;
   LINE.lastIndex = 0;
   while (LINE.lastIndex < block.length) {
-    const m = LINE.exec(block);
-    if (m === null) return undefined;
-    const key = m[2];
-    const dash = m[6] !== undefined;
-    if (key === undefined && !dash) continue; // a blank line or a comment
-    const indent = m[1]!.length;
+    const start = LINE.lastIndex;
+    if (!LINE.test(block)) return undefined;
+    // The line as LINE accepted it, without its newline and trailing spaces.
+    let end = LINE.lastIndex;
+    if (block.charCodeAt(end - 1) === 0x0a) end--;
+    while (end > start && block.charCodeAt(end - 1) === SPACE) end--;
+    let at = start;
+    while (at < end && block.charCodeAt(at) === SPACE) at++;
+    if (at === end || block.charCodeAt(at) === 0x23 /* # */) continue; // a blank line or a comment
+    const indent = at - start;
+    const dash = block.charCodeAt(at) === 0x2d; /* - (a key never starts with it) */
+    // A key has no `:` of its own, so the first `:` ends it.
+    const colon = dash ? -1 : block.indexOf(':', at);
+    const key = dash ? undefined : block.slice(at, colon);
     if (pending !== undefined) {
       if (dash) out[pending] = list = [];
       else if (indent > 0) out[pending] = map = {};
@@ -69,7 +84,7 @@ export function parseSimpleYaml(block: string): Record<string, unknown> | undefi
     }
     if (list !== undefined) {
       if (dash && indent === childIndent) {
-        const item = scalarAt(m, 7);
+        const item = scalar(block, at + 1, end);
         if (item === null) return undefined; // `-` alone: a null item, left to js-yaml
         list.push(item);
         continue;
@@ -81,14 +96,14 @@ export function parseSimpleYaml(block: string): Record<string, unknown> | undefi
       if (indent > 0) {
         // Only `key: value` or `key:` (null) lines at the map's indentation; anything deeper or a list is declined.
         if (indent !== childIndent || key === undefined || key.length > KEY_MAX || key === '__proto__' || Object.hasOwn(map, key)) return undefined;
-        map[key] = scalarAt(m, 3);
+        map[key] = scalar(block, colon + 1, end);
         continue;
       }
       map = undefined;
     }
     if (indent !== 0 || key === undefined || key.length > KEY_MAX || key === '__proto__' || Object.hasOwn(out, key)) return undefined;
     any = true;
-    const value = scalarAt(m, 3);
+    const value = scalar(block, colon + 1, end);
     if (value === null) pending = key;
     else out[key] = value;
   }
