@@ -2,10 +2,13 @@
 // Benchmark: `oxo-flow ai` (status) over a collection of 600 skills, as a ratio to `node -e 0` on the
 // same machine in the same run (budget ≤ 2×, conventions.md §Performance), and the time with 5,000
 // skills (reported, no budget).
-// Usage: npm run build && node bench/ai-status.mjs [--runs N] [--no-write]
+// Usage: npm run build && node bench/ai-status.mjs [--runs N] [--no-write] [--against DIR [--against-label TEXT]]
+// --against DIR: also time another build (DIR holds its bin/ and dist/, e.g. a built checkout of an
+// older commit), interleaved with the rest, for before/after figures from the same runs; its row is
+// named by --against-label (default: DIR's name).
 // Writes its table into docs/benchmarks.md under "## ai status with 600 and 5,000 skills" (only that section).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, machineDescription, measureInterleaved, requireBuild, runsFromArgs, verdict, writeDocSection } from './lib.mjs';
@@ -14,6 +17,15 @@ const HEADING = '## ai status with 600 and 5,000 skills';
 const BUDGET = 2;
 const { runs, write } = runsFromArgs(15);
 requireBuild();
+const againstAt = process.argv.indexOf('--against');
+const against = againstAt >= 0 ? path.resolve(process.argv[againstAt + 1] ?? '') : undefined;
+const AGAINST_CLI = against && path.join(against, 'bin', 'oxo-flow.js');
+const labelAt = process.argv.indexOf('--against-label');
+const againstLabel = labelAt >= 0 ? process.argv[labelAt + 1] : against && `the build in ${path.basename(against)}`;
+if (AGAINST_CLI && !existsSync(AGAINST_CLI)) {
+  console.error(`--against: ${AGAINST_CLI} does not exist`);
+  process.exit(2);
+}
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'oxo-bench-ai-'));
 const filler = 'Check the read length, the adapter content and the duplication rate before alignment. '.repeat(10);
@@ -67,10 +79,11 @@ const five = makeProject('five-thousand', 5000);
 const sixEnv = check(six);
 const fiveEnv = check(five);
 
-const [base, version, status600] = measureInterleaved(
+const [base, version, status600, before600] = measureInterleaved(
   [
     { label: '--version', cmd: process.execPath, argv: [CLI, '--version'], options: { cwd: six.project, env: sixEnv } },
     { label: 'ai (600)', cmd: process.execPath, argv: [CLI, 'ai'], options: { cwd: six.project, env: sixEnv } },
+    ...(AGAINST_CLI ? [{ label: 'ai (600), other build', cmd: process.execPath, argv: [AGAINST_CLI, 'ai'], options: { cwd: six.project, env: sixEnv } }] : []),
   ],
   runs,
 );
@@ -93,8 +106,10 @@ const body = [
   `| \`node -e 0\` | ${runs} | ${base.ms.toFixed(0)} ms | 1.00× |`,
   `| \`oxo-flow --version\` (start-up floor) | ${runs} | ${version.ms.toFixed(0)} ms | ${version.ratio.toFixed(2)}× |`,
   `| \`oxo-flow ai\`, 600 skills | ${runs} | ${status600.ms.toFixed(0)} ms | ${verdict(ratio, BUDGET)} |`,
+  ...(before600 ? [`| \`oxo-flow ai\`, 600 skills, ${againstLabel} | ${runs} | ${before600.ms.toFixed(0)} ms | ${before600.ratio.toFixed(2)}× |`] : []),
   `| \`node -e 0\` (second series) | ${fewer} | ${base5.ms.toFixed(0)} ms | 1.00× |`,
   `| \`oxo-flow ai\`, 5,000 skills | ${fewer} | ${status5000.ms.toFixed(0)} ms | ${status5000.ratio.toFixed(2)}× (reported, no budget) |`,
+  ...(before600 ? ['', 'The row for the other build comes from the same interleaved runs, so the two compare fairly even on a busy host.'] : []),
 ].join('\n');
 console.log(body);
 if (write) writeDocSection(HEADING, body);

@@ -34,13 +34,19 @@ const MORE = [...new Set([...moreEntries.map((c) => c.module), ...SHARED_MORE_MO
 writeFileSync(`${root}dist/more-commands.json`, `${JSON.stringify([...new Set(moreEntries.map((c) => c.path[0]))])}\n`);
 const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 
+// Every stand-in below keeps its getters on its prototype, not as own properties: esbuild's ES-module
+// interop (__toESM) copies a CommonJS module's own properties into a new object for each module that
+// imports it (crypto's eighty names five times over, at every start), but gives the copy the same
+// prototype, so the getters are found there without a copy.
+//
 // Node built-ins that are slow to load (each pulls in dozens of internal modules: streams, net...)
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
 // writes a gzipped example file, readline runs the approval prompt, module's createRequire loads
-// optional packages (zod, chalk) and tty. In the bundles each becomes a stand-in with the same
+// optional packages (zod, chalk) and tty, v8 (which loads Node's stream modules) switches off
+// WebAssembly tier-up only when the first HTTP agent is made (src/net/http.ts). In the bundles each becomes a stand-in with the same
 // property names (read from this Node at build time) that loads the real module on first use.
-const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module'];
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'v8'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -52,7 +58,7 @@ const lazyBuiltins = {
       const names = Object.keys(await import(`node:${args.path}`)).filter((n) => n !== 'default');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
       return {
-        contents: `let real;\nconst load = () => (real ??= require('node:${args.path}'));\nmodule.exports = { ${getters.join(', ')} };\n`,
+        contents: `let real;\nconst load = () => (real ??= require('node:${args.path}'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
         loader: 'js',
       };
     });
@@ -80,7 +86,7 @@ const lazyPackages = (inNet = []) => ({
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
       const source = inNet.includes(args.path) ? `require('./oxo-flow-net.cjs')[${JSON.stringify(args.path)}]` : `require(${JSON.stringify(args.path)})`;
       return {
-        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = { ${getters.join(', ')} };\n`,
+        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
         loader: 'js',
       };
     });
@@ -117,6 +123,35 @@ const noJsFunctionType = {
   },
 };
 
+// `import path from 'node:path'` (38 modules) becomes `__toESM(require('node:path'))` in a CommonJS
+// bundle: a fresh copy of path's properties for each importing module, made at load. Here path is one
+// small ES module that every import shares, so its properties are read once.
+const sharedPath = {
+  name: 'shared-path',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?path$/ }, (args) => (args.namespace === 'shared-path' ? { path: 'node:path', external: true } : { path: 'path', namespace: 'shared-path' }));
+    b.onLoad({ filter: /.*/, namespace: 'shared-path' }, async () => {
+      const names = Object.keys(await import('node:path')).filter((n) => n !== 'default');
+      return { contents: `const path = require('node:path');\nexport default path;\nexport const { ${names.join(', ')} } = path;\n`, loader: 'js' };
+    });
+  },
+};
+
+// js-yaml is read only for a front matter the fast path declines (src/ai/skills/simple-yaml.ts), so
+// it is bundled behind a stand-in whose getters evaluate it on first use: ai status over a usual
+// collection never runs its module code (its schemas and types are built at load).
+const lazyYaml = {
+  name: 'lazy-js-yaml',
+  setup(b) {
+    b.onResolve({ filter: /^js-yaml$/ }, (args) => (args.namespace === 'lazy-yaml' ? undefined : { path: 'js-yaml', namespace: 'lazy-yaml' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => {
+      const names = Object.keys(buildRequire('js-yaml')).filter((n) => n !== 'default' && n !== '__esModule');
+      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      return { contents: `let real;\nconst load = () => (real ??= require('js-yaml'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`, loader: 'js', resolveDir: root };
+    });
+  },
+};
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -139,7 +174,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore] });
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore, sharedPath] });
 const more = await build({
   metafile: true,
   ...common,
@@ -149,7 +184,7 @@ const more = await build({
   outfile: 'dist/oxo-flow-more.cjs',
   // undici is 110 files in node_modules: in the third bundle it is one read, made only when the first
   // request is; it is half the size of the second bundle, which every `ai` command reads and compiles.
-  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), noJsFunctionType],
+  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), lazyYaml, noJsFunctionType, sharedPath],
 });
 // The third bundle: undici and eventsource-parser, each evaluated on first use.
 const net = await build({

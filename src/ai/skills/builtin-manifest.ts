@@ -54,7 +54,8 @@ export function prebuiltBuiltins(builtinDir: string, manifestFile = path.join(pa
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as BuiltinManifest;
     if (manifest.format !== 1 || !Array.isArray(manifest.skills)) return undefined;
-    const dirReal = realpathSync(builtinDir);
+    // Native, like discovery's roots (the two are compared): one system call.
+    const dirReal = realpathSync.native(builtinDir);
     const names = readdirSync(dirReal).filter((n) => !n.startsWith('.')).sort();
     if (names.length !== manifest.skills.length) return undefined;
     for (let i = 0; i < names.length; i++) {

@@ -8,6 +8,7 @@ import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfYamlKey, typeName, unknownKeyFinding } from './field-checks.js';
 import { normalisePromptText } from './prompt-text.js';
+import { parseSimpleYaml } from './simple-yaml.js';
 import type { ParsedSkill } from './types.js';
 
 /** Agent Skills' six fields, plus the optional fields of this project (version, domains, author; domain and primary_tool for compatibility). */
@@ -51,8 +52,9 @@ export function frontMatterExtent(buf: Buffer): number | 'none' | undefined {
 export function parseMdSkill(text: string, file: string, dirName: string, withBody = true): ParsedSkill {
   const findings: Diagnostic[] = [];
   const fail = (d: Diagnostic): ParsedSkill => ({ type: 'knowledge', domains: [], findings: [...findings, d] });
-  const lines = text.split('\n');
-  const first = lines[0] ?? '';
+  // Lines are found by index, not split into an array: discovery parses hundreds of these.
+  const firstEnd = lineEnd(text, 0);
+  const first = text.slice(0, firstEnd);
   if (!first.startsWith('---')) return fail(diagnostic('SK008', 'SKILL.md must start with a front matter line `---`', { file, line: 1, column: 1 }));
   if (first.trimEnd() !== '---') {
     const language = first.slice(3).trim();
@@ -60,20 +62,27 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
       return fail(diagnostic('SK010', `front matter opened as \`${first.trim()}\`: the "${language}" language is refused (only YAML is read; nothing is executed)`, { file, line: 1, column: 4 }));
     return fail(diagnostic('SK008', `the first line must be exactly \`---\`, found \`${first.trim()}\``, { file, line: 1, column: 1 }));
   }
-  const close = lines.findIndex((l, i) => i > 0 && l.startsWith('---'));
-  if (close === -1) return fail(diagnostic('SK008', 'front matter is not closed: no line `---` after the opening one', { file, line: 1, column: 1 }));
-  if (lines[close]!.trimEnd() !== '---')
-    return fail(diagnostic('SK008', `front matter must be closed by a line that is exactly \`---\`, found \`${lines[close]!.trim()}\``, { file, line: close + 1, column: 1 }));
+  // The closing line: the first line after the opening one that starts with `---`.
+  const closeStart = firstEnd < text.length ? text.indexOf('\n---', firstEnd) + 1 : 0;
+  if (closeStart === 0) return fail(diagnostic('SK008', 'front matter is not closed: no line `---` after the opening one', { file, line: 1, column: 1 }));
+  const closeEnd = lineEnd(text, closeStart);
+  const closeLine = text.slice(closeStart, closeEnd);
+  if (closeLine.trimEnd() !== '---')
+    return fail(diagnostic('SK008', `front matter must be closed by a line that is exactly \`---\`, found \`${closeLine.trim()}\``, { file, line: lineNumberAt(text, closeStart), column: 1 }));
 
-  const block = lines.slice(1, close).join('\n');
-  let data: unknown;
-  try {
-    data = yaml.load(block, { schema: yaml.FAILSAFE_SCHEMA });
-  } catch (err) {
-    const e = err as YamlError;
-    // js-yaml's 0-based line in the block is the file's 0-based line minus one (the opening `---`).
-    if (e.mark) return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.reason ?? e.message.split('\n')[0]}`, { file, line: e.mark.line + 2, column: e.mark.column + 1 }));
-    return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.message.split('\n')[0]}`, { file, line: 2, column: 1 }));
+  const block = closeStart > firstEnd + 1 ? text.slice(firstEnd + 1, closeStart - 1) : '';
+  // Nearly every front matter is a few `key: value` lines and a `metadata:` map: parseSimpleYaml reads
+  // those (exactly as js-yaml would) and declines anything else, which js-yaml then reads.
+  let data: unknown = parseSimpleYaml(block);
+  if (data === undefined) {
+    try {
+      data = yaml.load(block, { schema: yaml.FAILSAFE_SCHEMA });
+    } catch (err) {
+      const e = err as YamlError;
+      // js-yaml's 0-based line in the block is the file's 0-based line minus one (the opening `---`).
+      if (e.mark) return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.reason ?? e.message.split('\n')[0]}`, { file, line: e.mark.line + 2, column: e.mark.column + 1 }));
+      return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.message.split('\n')[0]}`, { file, line: 2, column: 1 }));
+    }
   }
   if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
@@ -132,8 +141,21 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
     if (!(MD_KEYS as readonly string[]).includes(key)) findings.push(unknownKeyFinding(key, MD_KEYS, at(key), 'the front matter'));
   }
   if (!withBody) return parsed;
-  const prompt = normalisePromptText(lines.slice(close + 1).join('\n'));
+  const prompt = normalisePromptText(closeEnd < text.length ? text.slice(closeEnd + 1) : '');
   if (prompt) parsed.prompt = prompt;
-  else findings.push(diagnostic('SK022', 'SKILL.md has no body: activating it adds nothing', { file, line: close + 1, column: 1 }));
+  else findings.push(diagnostic('SK022', 'SKILL.md has no body: activating it adds nothing', { file, line: lineNumberAt(text, closeStart), column: 1 }));
   return parsed;
+}
+
+/** The index of the newline that ends the line starting at `from`, or the text's length. */
+function lineEnd(text: string, from: number): number {
+  const end = text.indexOf('\n', from);
+  return end === -1 ? text.length : end;
+}
+
+/** 1-based line number of the line that starts at `offset`. */
+function lineNumberAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
 }

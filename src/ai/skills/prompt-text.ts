@@ -23,7 +23,13 @@ export function normalisePromptText(text: string): string {
     .replace(/\n+$/, '');
 }
 
+/** Printable ASCII words joined by single spaces: text that singleLine returns unchanged. */
+const ALREADY_SINGLE_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
 /** One-line form for names and descriptions shown in lists: whitespace runs collapse to one space. */
 export function singleLine(text: string): string {
+  // Most descriptions are one plain line already: skip the seven regular-expression passes (and
+  // their strings) that discovery would otherwise make for each of hundreds of skills.
+  if (ALREADY_SINGLE_LINE.test(text)) return text;
   return normalisePromptText(text).replace(/\s+/g, ' ').trim();
 }
