@@ -13,7 +13,8 @@
 //   core anyway). Modules both need are copied into each; they hold no state that must be shared.
 //
 // Packages that only some commands need stay outside both and load on demand, except js-yaml (the
-// SKILL.md front matter parser): dozens of small files, cheaper to load as part of the second bundle.
+// SKILL.md front matter parser: dozens of small files, cheaper to load as part of the second bundle)
+// and eventsource-parser (8 KB). The AI layer's HTTP is Node's own http module, loaded on first use.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
+rmSync(`${root}dist/oxo-flow-net.cjs`, { force: true }); // the third bundle (undici) of earlier builds
 for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
@@ -38,9 +40,10 @@ const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
 // writes a gzipped example file, readline runs the approval prompt, module's createRequire loads
-// optional packages (zod, chalk) and tty. In the bundles each becomes a stand-in with the same
-// property names (read from this Node at build time) that loads the real module on first use.
-const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module'];
+// optional packages (zod, chalk) and tty, http and https (src/net) make the AI layer's requests.
+// In the bundles each becomes a stand-in with the same property names (read from this Node at
+// build time) that loads the real module on first use.
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'http', 'https'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -59,33 +62,26 @@ const lazyBuiltins = {
   },
 };
 
-// Packages kept outside the bundles load on first use too: a module that imports undici (the MCP
-// transport, the provider clients) or zod (MCP message schemas, built on first use) costs nothing
-// until a request is made. Each becomes a stand-in whose getters require the real package.
-const LAZY_PACKAGES = ['undici', 'eventsource-parser', 'zod'];
-const NET_PACKAGES = ['undici', 'eventsource-parser'];
+// Packages kept outside the bundles load on first use too: a module that imports zod (the workflow
+// loader's error path, MCP message schemas built on first use) costs nothing until it is used. Each
+// becomes a stand-in whose getters require the real package.
+const LAZY_PACKAGES = ['zod'];
 const buildRequire = createRequire(import.meta.url);
-/**
- * `inNet`: packages whose stand-in takes them from the third bundle (dist/oxo-flow-net.cjs, loaded by
- * the launcher on first use) instead of node_modules.
- */
-const lazyPackages = (inNet = []) => ({
+const lazyPackages = {
   name: 'lazy-packages',
   setup(b) {
     const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
     b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-package' }));
-    b.onResolve({ filter: /^\.\/oxo-flow-net\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
       const names = Object.keys(buildRequire(args.path)).filter((n) => n !== 'default' && n !== '__esModule');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
-      const source = inNet.includes(args.path) ? `require('./oxo-flow-net.cjs')[${JSON.stringify(args.path)}]` : `require(${JSON.stringify(args.path)})`;
       return {
-        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = { ${getters.join(', ')} };\n`,
+        contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = { ${getters.join(', ')} };\n`,
         loader: 'js',
       };
     });
   },
-});
+};
 
 // In the core, an import of a module that lives in the second bundle becomes that bundle. The core
 // imports them all with import(), so esbuild defers the require until the command needs it.
@@ -128,9 +124,9 @@ const common = {
   // OXO_PROFILE_NAMES=1 keeps function names, for reading CPU profiles of the bundles.
   minifyIdentifiers: !process.env.OXO_PROFILE_NAMES,
   legalComments: 'none',
-  // Loaded on demand: zod on the loader's error path, the AI layer's HTTP stack, the approval
-  // prompt, colour. (js-yaml is bundled into the second bundle, which alone uses it.)
-  external: ['zod', 'undici', 'eventsource-parser', 'prompts', 'chalk'],
+  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (js-yaml and
+  // eventsource-parser, 8 KB, are bundled into the second bundle, which alone uses them.)
+  external: ['zod', 'prompts', 'chalk'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.
@@ -139,7 +135,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore] });
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore] });
 const more = await build({
   metafile: true,
   ...common,
@@ -147,32 +143,17 @@ const more = await build({
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
   stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  // undici is 110 files in node_modules: in the third bundle it is one read, made only when the first
-  // request is; it is half the size of the second bundle, which every `ai` command reads and compiles.
-  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), noJsFunctionType],
-});
-// The third bundle: undici and eventsource-parser, each evaluated on first use.
-const net = await build({
-  metafile: true,
-  ...common,
-  external: [],
-  stdin: {
-    contents: `module.exports = { ${NET_PACKAGES.map((p) => `get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); }`).join(', ')} };`,
-    resolveDir: root,
-    loader: 'js',
-  },
-  outfile: 'dist/oxo-flow-net.cjs',
-  plugins: [lazyBuiltins],
+  plugins: [lazyBuiltins, lazyPackages, noJsFunctionType],
 });
 
 // What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
 const inputs = (result) => Object.keys(result.metafile.inputs).sort();
-writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-net.cjs': inputs(net) }, null, 1)}\n`);
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more) }, null, 1)}\n`);
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
 // (so it never builds a second, wrapped copy of the source), under a first line that names the build
 // by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
-for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-net.cjs']) {
+for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs']) {
   const file = `${root}dist/${name}`;
   const text = readFileSync(file, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);

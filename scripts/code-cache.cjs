@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BUNDLE, NET, bundleFor, loadBundle, loaded } = require('../bin/oxo-flow.js');
+const { BUNDLE, bundleFor, loadBundle, loaded } = require('../bin/oxo-flow.js');
 
 const ROOT = path.join(__dirname, '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'rnaseq', 'main.oxoflow');
@@ -54,10 +54,6 @@ async function warmUpAndWrite() {
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
-  // The third bundle (undici, eventsource-parser) is evaluated by no warm-up command, which make no
-  // request: evaluate both here, so its cache holds their module code for the first request.
-  const net = loadBundle(NET);
-  for (const name of Object.keys(net)) void net[name];
   for (const [file, { script, cache }] of loaded) {
     if (cache === undefined) throw new Error(`${file} has no build line: run scripts/bundle.mjs first`);
     fs.writeFileSync(cache, script.createCachedData());
