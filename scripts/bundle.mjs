@@ -135,13 +135,37 @@ const common = {
   logLevel: 'warning',
 };
 
+/**
+ * The second bundle's entry: the exports of the given modules, each module evaluated on first use
+ * (esbuild wraps a module that is require()d in an init function). An `export *` of them all would
+ * evaluate every command's modules whenever the bundle loads: an `--ai` review or `oxo-flow ai` would
+ * pay for `run`, `template` and the rest. As with `export *`, a name that two modules export with
+ * different values is ambiguous and left out.
+ */
+async function lazyEntry(modules) {
+  const lines = [];
+  const owner = new Map();
+  const ambiguous = new Set();
+  for (const [i, m] of modules.entries()) {
+    const ns = await import(`${root}dist/${m}`);
+    lines.push(`let m${i}; const load${i} = () => (m${i} ??= require('./dist/${m}'));`);
+    for (const name of Object.keys(ns)) {
+      const first = owner.get(name);
+      if (first === undefined) owner.set(name, { i, value: ns[name] });
+      else if (first.value !== ns[name]) ambiguous.add(name);
+    }
+  }
+  const getters = [...owner].filter(([name]) => !ambiguous.has(name)).map(([name, { i }]) => `get ${JSON.stringify(name)}() { return load${i}()[${JSON.stringify(name)}]; }`);
+  return `${lines.join('\n')}\nmodule.exports = { ${getters.join(', ')} };\n`;
+}
+
 const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore] });
 const more = await build({
   metafile: true,
   ...common,
   // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
-  stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
+  stdin: { contents: await lazyEntry(['cli/main.js', ...MORE]), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
   plugins: [lazyBuiltins, lazyPackages, noJsFunctionType],
 });
