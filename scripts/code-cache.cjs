@@ -42,6 +42,52 @@ function skillsHome() {
   return home;
 }
 
+/**
+ * `lint --ai`, streamed and as JSON, against a throwaway model server on 127.0.0.1 (OpenAI wire), in a
+ * throwaway project (the review writes a session record there): the cache then holds the provider
+ * client, the HTTP and SSE code and the agent loop, which the warm-up commands above never reach.
+ */
+async function warmUpReview() {
+  const http = require('node:http');
+  const text = '[INFO] workflow: warm-up → nothing to do';
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (JSON.parse(body).stream !== true) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
+        return;
+      }
+      const event = (delta, finish) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${event({ role: 'assistant', content: text }, null)}${event({}, 'stop')}data: [DONE]\n\n`);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'oxo-code-cache-review-'));
+  const workflow = path.join(project, 'main.oxoflow');
+  fs.writeFileSync(workflow, '[workflow]\nname = "warm"\n\n[[rules]]\nname = "hello"\noutput = ["hello.txt"]\nshell = "echo hello > {output}"\n');
+  const env = { OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_API_KEY: 'warm-up' };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    for (const args of [['lint', '--ai', workflow], ['--json', 'lint', '--ai', workflow]]) {
+      const argv = [process.execPath, 'oxo-flow', ...args];
+      await loadBundle(bundleFor(argv)).main(argv);
+      if (process.exitCode !== 0 && process.exitCode !== undefined) throw new Error(`warm-up \`oxo-flow ${args.join(' ')}\` exited ${process.exitCode}`);
+    }
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    server.closeAllConnections();
+    server.close();
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+}
+
 async function warmUpAndWrite() {
   const home = skillsHome();
   process.env.OXO_FLOW_HOME = home;
@@ -51,6 +97,7 @@ async function warmUpAndWrite() {
       await loadBundle(bundleFor(argv)).main(argv);
       if (process.exitCode !== 0 && process.exitCode !== undefined) throw new Error(`warm-up \`oxo-flow ${args.join(' ')}\` exited ${process.exitCode}`);
     }
+    await warmUpReview();
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
