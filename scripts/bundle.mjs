@@ -83,18 +83,26 @@ const lazyPackages = {
   },
 };
 
-// In the core, an import of a module that lives in the second bundle becomes that bundle. The core
-// imports them all with import(), so esbuild defers the require until the command needs it.
+// The --ai review of validate, lint and dry-run (src/cli/ai-review-run.ts) also gets a bundle of its
+// own, dist/oxo-flow-review.cjs: the review needs a third of the second bundle, and V8 reads, and
+// deserialises the code cache of, every byte of the bundle it loads (docs/benchmarks.md, --ai overhead).
+const REVIEW_MODULE = 'cli/ai-review-run.js';
+const isReview = (file) => file.endsWith(`/dist/${REVIEW_MODULE}`);
+
+// In the core, an import of a module that lives in the second bundle becomes that bundle (the review
+// module, the review bundle). The core imports them all with import(), so esbuild defers the require
+// until the command needs it.
 const moreFromCore = {
   name: 'more-from-core',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       const file = new URL(args.path, `file://${args.resolveDir}/`).pathname;
+      if (isReview(file)) return { path: 'review', namespace: 'more-bundle' };
       return isMore(file) ? { path: 'more', namespace: 'more-bundle' } : undefined;
     });
-    b.onResolve({ filter: /^\.\/oxo-flow-more\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, () => ({
-      contents: "module.exports = require('./oxo-flow-more.cjs');",
+    b.onResolve({ filter: /^\.\/oxo-flow-(more|review)\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, (args) => ({
+      contents: `module.exports = require('./oxo-flow-${args.path}.cjs');`,
       loader: 'js',
     }));
   },
@@ -170,14 +178,22 @@ const more = await build({
   plugins: [lazyBuiltins, lazyPackages, noJsFunctionType],
 });
 
+const review = await build({
+  metafile: true,
+  ...common,
+  stdin: { contents: await lazyEntry([REVIEW_MODULE]), resolveDir: root, loader: 'js' },
+  outfile: 'dist/oxo-flow-review.cjs',
+  plugins: [lazyBuiltins, lazyPackages, noJsFunctionType],
+});
+
 // What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
 const inputs = (result) => Object.keys(result.metafile.inputs).sort();
-writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more) }, null, 1)}\n`);
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-review.cjs': inputs(review) }, null, 1)}\n`);
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
 // (so it never builds a second, wrapped copy of the source), under a first line that names the build
 // by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
-for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs']) {
+for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-review.cjs']) {
   const file = `${root}dist/${name}`;
   const text = readFileSync(file, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
