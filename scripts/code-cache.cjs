@@ -68,7 +68,7 @@ async function warmUpReview() {
   const project = fs.mkdtempSync(path.join(os.tmpdir(), 'oxo-code-cache-review-'));
   const workflow = path.join(project, 'main.oxoflow');
   fs.writeFileSync(workflow, '[workflow]\nname = "warm"\n\n[[rules]]\nname = "hello"\noutput = ["hello.txt"]\nshell = "echo hello > {output}"\n');
-  const env = { OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_API_KEY: 'warm-up' };
+  const env = { OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_API_KEY: 'sk-code-cache-warm-up' };
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {
@@ -91,6 +91,11 @@ async function warmUpReview() {
 async function warmUpAndWrite() {
   const home = skillsHome();
   process.env.OXO_FLOW_HOME = home;
+  // The builder's own provider settings must not reach the warm-up: `validate --ai` would then send a
+  // real request and write a session record into examples/ (warmUpReview sets its own, local, ones).
+  for (const name of Object.keys(process.env)) {
+    if (name.startsWith('OXO_FLOW_AI_') || ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEEPSEEK_API_KEY', 'OLLAMA_HOST'].includes(name)) delete process.env[name];
+  }
   try {
     for (const args of WARM_UP) {
       const argv = [process.execPath, 'oxo-flow', ...args];
