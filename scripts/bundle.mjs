@@ -1,19 +1,21 @@
 #!/usr/bin/env node
-// Bundles the compiled CLI (dist/, from tsc) into two CommonJS files. On a cold start Node spends
-// most of its time resolving, reading, compiling and linking code, and CommonJS files loaded by a
-// CommonJS launcher (so Node never starts its ES module loader) are the fastest start measured here
-// (docs/benchmarks.md).
+// Bundles the compiled CLI (dist/, from scripts/transpile.mjs) into three CommonJS files. On a cold
+// start Node spends most of its time resolving, reading, compiling and linking code, and CommonJS
+// files loaded by a CommonJS launcher (so Node never starts its ES module loader) are the fastest
+// start measured here (docs/benchmarks.md).
 //
 // - dist/oxo-flow.cjs, the core: the command line, the workflow engine and the commands people run
 //   over and over (validate, lint, dry-run, graph). V8 parses every byte of it on every start, so it
 //   holds nothing else.
-// - dist/oxo-flow-more.cjs: the AI layer and the occasional commands (ai, template, init, schema,
-//   completions: the entries of the command table marked 'more'), with its own copy of the command
-//   line: bin/oxo-flow.js runs those commands from it alone. The core requires it when --ai asks for skills (or when one of those commands reaches the
-//   core anyway). Modules both need are copied into each; they hold no state that must be shared.
+// - dist/oxo-flow-more.cjs: the AI layer, run and the occasional commands (the entries of the command
+//   table marked 'more'), with its own copy of the command line: bin/oxo-flow.js runs those commands
+//   from it alone. Each of its modules is evaluated on first use.
+// - dist/oxo-flow-review.cjs: only what the core's `--ai` review of validate, lint and dry-run needs.
+// Modules two bundles need are copied into each; they hold no state that must be shared.
 //
-// Packages that only some commands need stay outside both and load on demand, except js-yaml (the
-// SKILL.md front matter parser): dozens of small files, cheaper to load as part of the second bundle.
+// Packages that only some commands need stay outside and load on demand (zod, js-yaml, prompts,
+// chalk); eventsource-parser (8 KB) is bundled. The AI layer's HTTP is Node's own http module,
+// loaded on first use.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,10 +24,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
+rmSync(`${root}dist/oxo-flow-net.cjs`, { force: true }); // the third bundle (undici) of earlier builds
 for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
-// compiled to dist/ by tsc before this script runs). The second bundle exports the modules of its
+// compiled to dist/ before this script runs). The second bundle exports the modules of its
 // commands and the AI modules the core's --ai review loads; the launcher learns from
 // dist/more-commands.json which first words to send there.
 const { COMMANDS, SHARED_MORE_MODULES } = await import(`${root}dist/cli/command-table.js`);
@@ -43,10 +46,10 @@ const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 // and that only some paths use. commander requires child_process at load time only to spawn
 // executable subcommands, which oxo-flow never has; crypto hashes skills and MCP tool names, zlib
 // writes a gzipped example file, readline runs the approval prompt, module's createRequire loads
-// optional packages (zod, chalk) and tty, v8 (which loads Node's stream modules) switches off
-// WebAssembly tier-up only when the first HTTP agent is made (src/net/http.ts). In the bundles each becomes a stand-in with the same
-// property names (read from this Node at build time) that loads the real module on first use.
-const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'v8'];
+// optional packages (zod, chalk) and tty, http and https (src/net) make the AI layer's requests.
+// In the bundles each becomes a stand-in with the same property names (read from this Node at
+// build time) that loads the real module on first use.
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'http', 'https'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -65,46 +68,47 @@ const lazyBuiltins = {
   },
 };
 
-// Packages kept outside the bundles load on first use too: a module that imports undici (the MCP
-// transport, the provider clients) or zod (MCP message schemas, built on first use) costs nothing
-// until a request is made. Each becomes a stand-in whose getters require the real package.
-const LAZY_PACKAGES = ['undici', 'eventsource-parser', 'zod'];
-const NET_PACKAGES = ['undici', 'eventsource-parser'];
+// Packages kept outside the bundles load on first use too: a module that imports zod (the workflow
+// loader's error path, MCP message schemas built on first use) costs nothing until it is used. Each
+// becomes a stand-in whose getters require the real package.
+const LAZY_PACKAGES = ['zod'];
 const buildRequire = createRequire(import.meta.url);
-/**
- * `inNet`: packages whose stand-in takes them from the third bundle (dist/oxo-flow-net.cjs, loaded by
- * the launcher on first use) instead of node_modules.
- */
-const lazyPackages = (inNet = []) => ({
+const lazyPackages = {
   name: 'lazy-packages',
   setup(b) {
     const filter = new RegExp(`^(${LAZY_PACKAGES.join('|')})$`);
     b.onResolve({ filter }, (args) => (args.namespace === 'lazy-package' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy-package' }));
-    b.onResolve({ filter: /^\.\/oxo-flow-net\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
       const names = Object.keys(buildRequire(args.path)).filter((n) => n !== 'default' && n !== '__esModule');
       const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
-      const source = inNet.includes(args.path) ? `require('./oxo-flow-net.cjs')[${JSON.stringify(args.path)}]` : `require(${JSON.stringify(args.path)})`;
       return {
-        contents: `let real;\nconst load = () => (real ??= ${source});\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
+        contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
         loader: 'js',
       };
     });
   },
-});
+};
 
-// In the core, an import of a module that lives in the second bundle becomes that bundle. The core
-// imports them all with import(), so esbuild defers the require until the command needs it.
+// The --ai review of validate, lint and dry-run (src/cli/ai-review-run.ts) also gets a bundle of its
+// own, dist/oxo-flow-review.cjs: the review needs a third of the second bundle, and V8 reads, and
+// deserialises the code cache of, every byte of the bundle it loads (docs/benchmarks.md, --ai overhead).
+const REVIEW_MODULE = 'cli/ai-review-run.js';
+const isReview = (file) => file.endsWith(`/dist/${REVIEW_MODULE}`);
+
+// In the core, an import of a module that lives in the second bundle becomes that bundle (the review
+// module, the review bundle). The core imports them all with import(), so esbuild defers the require
+// until the command needs it.
 const moreFromCore = {
   name: 'more-from-core',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       const file = new URL(args.path, `file://${args.resolveDir}/`).pathname;
+      if (isReview(file)) return { path: 'review', namespace: 'more-bundle' };
       return isMore(file) ? { path: 'more', namespace: 'more-bundle' } : undefined;
     });
-    b.onResolve({ filter: /^\.\/oxo-flow-more\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, () => ({
-      contents: "module.exports = require('./oxo-flow-more.cjs');",
+    b.onResolve({ filter: /^\.\/oxo-flow-(more|review)\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, (args) => ({
+      contents: `module.exports = require('./oxo-flow-${args.path}.cjs');`,
       loader: 'js',
     }));
   },
@@ -163,9 +167,9 @@ const common = {
   // OXO_PROFILE_NAMES=1 keeps function names, for reading CPU profiles of the bundles.
   minifyIdentifiers: !process.env.OXO_PROFILE_NAMES,
   legalComments: 'none',
-  // Loaded on demand: zod on the loader's error path, the AI layer's HTTP stack, the approval
-  // prompt, colour. (js-yaml is bundled into the second bundle, which alone uses it.)
-  external: ['zod', 'undici', 'eventsource-parser', 'prompts', 'chalk'],
+  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (js-yaml and
+  // eventsource-parser, 8 KB, are bundled into the second bundle, which alone uses them.)
+  external: ['zod', 'prompts', 'chalk'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.
@@ -174,40 +178,57 @@ const common = {
   logLevel: 'warning',
 };
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages(), moreFromCore, sharedPath] });
+/**
+ * The second bundle's entry: the exports of the given modules, each module evaluated on first use
+ * (esbuild wraps a module that is require()d in an init function). An `export *` of them all would
+ * evaluate every command's modules whenever the bundle loads: an `--ai` review or `oxo-flow ai` would
+ * pay for `run`, `template` and the rest. As with `export *`, a name that two modules export with
+ * different values is ambiguous and left out.
+ */
+async function lazyEntry(modules) {
+  const lines = [];
+  const owner = new Map();
+  const ambiguous = new Set();
+  for (const [i, m] of modules.entries()) {
+    const ns = await import(`${root}dist/${m}`);
+    lines.push(`let m${i}; const load${i} = () => (m${i} ??= require('./dist/${m}'));`);
+    for (const name of Object.keys(ns)) {
+      const first = owner.get(name);
+      if (first === undefined) owner.set(name, { i, value: ns[name] });
+      else if (first.value !== ns[name]) ambiguous.add(name);
+    }
+  }
+  const getters = [...owner].filter(([name]) => !ambiguous.has(name)).map(([name, { i }]) => `get ${JSON.stringify(name)}() { return load${i}()[${JSON.stringify(name)}]; }`);
+  return `${lines.join('\n')}\nmodule.exports = { ${getters.join(', ')} };\n`;
+}
+
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore, sharedPath] });
 const more = await build({
   metafile: true,
   ...common,
   // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
-  stdin: { contents: ['cli/main.js', ...MORE].map((m) => `export * from './dist/${m}';`).join('\n'), resolveDir: root, loader: 'js' },
+  stdin: { contents: await lazyEntry(['cli/main.js', ...MORE]), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  // undici is 110 files in node_modules: in the third bundle it is one read, made only when the first
-  // request is; it is half the size of the second bundle, which every `ai` command reads and compiles.
-  plugins: [lazyBuiltins, lazyPackages(NET_PACKAGES), lazyYaml, noJsFunctionType, sharedPath],
+  plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
 });
-// The third bundle: undici and eventsource-parser, each evaluated on first use.
-const net = await build({
+
+const review = await build({
   metafile: true,
   ...common,
-  external: [],
-  stdin: {
-    contents: `module.exports = { ${NET_PACKAGES.map((p) => `get ${JSON.stringify(p)}() { return require(${JSON.stringify(p)}); }`).join(', ')} };`,
-    resolveDir: root,
-    loader: 'js',
-  },
-  outfile: 'dist/oxo-flow-net.cjs',
-  plugins: [lazyBuiltins],
+  stdin: { contents: await lazyEntry([REVIEW_MODULE]), resolveDir: root, loader: 'js' },
+  outfile: 'dist/oxo-flow-review.cjs',
+  plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
 });
 
 // What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
 const inputs = (result) => Object.keys(result.metafile.inputs).sort();
-writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-net.cjs': inputs(net) }, null, 1)}\n`);
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-review.cjs': inputs(review) }, null, 1)}\n`);
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
 // (so it never builds a second, wrapped copy of the source), under a first line that names the build
 // by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
-for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-net.cjs']) {
+for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-review.cjs']) {
   const file = `${root}dist/${name}`;
   const text = readFileSync(file, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);

@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { BUNDLE, NET, bundleFor, loadBundle, loaded } = require('../bin/oxo-flow.js');
+const { BUNDLE, bundleFor, loadBundle, loaded } = require('../bin/oxo-flow.js');
 
 const ROOT = path.join(__dirname, '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'rnaseq', 'main.oxoflow');
@@ -42,22 +42,70 @@ function skillsHome() {
   return home;
 }
 
+/**
+ * `lint --ai`, streamed and as JSON, against a throwaway model server on 127.0.0.1 (OpenAI wire), in a
+ * throwaway project (the review writes a session record there): the cache then holds the provider
+ * client, the HTTP and SSE code and the agent loop, which the warm-up commands above never reach.
+ */
+async function warmUpReview() {
+  const http = require('node:http');
+  const text = '[INFO] workflow: warm-up → nothing to do';
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (JSON.parse(body).stream !== true) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
+        return;
+      }
+      const event = (delta, finish) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${event({ role: 'assistant', content: text }, null)}${event({}, 'stop')}data: [DONE]\n\n`);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'oxo-code-cache-review-'));
+  const workflow = path.join(project, 'main.oxoflow');
+  fs.writeFileSync(workflow, '[workflow]\nname = "warm"\n\n[[rules]]\nname = "hello"\noutput = ["hello.txt"]\nshell = "echo hello > {output}"\n');
+  const env = { OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_API_KEY: 'sk-code-cache-warm-up' };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    for (const args of [['lint', '--ai', workflow], ['--json', 'lint', '--ai', workflow]]) {
+      const argv = [process.execPath, 'oxo-flow', ...args];
+      await loadBundle(bundleFor(argv)).main(argv);
+      if (process.exitCode !== 0 && process.exitCode !== undefined) throw new Error(`warm-up \`oxo-flow ${args.join(' ')}\` exited ${process.exitCode}`);
+    }
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    server.closeAllConnections();
+    server.close();
+    fs.rmSync(project, { recursive: true, force: true });
+  }
+}
+
 async function warmUpAndWrite() {
   const home = skillsHome();
   process.env.OXO_FLOW_HOME = home;
+  // The builder's own provider settings must not reach the warm-up: `validate --ai` would then send a
+  // real request and write a session record into examples/ (warmUpReview sets its own, local, ones).
+  for (const name of Object.keys(process.env)) {
+    if (name.startsWith('OXO_FLOW_AI_') || ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEEPSEEK_API_KEY', 'OLLAMA_HOST'].includes(name)) delete process.env[name];
+  }
   try {
     for (const args of WARM_UP) {
       const argv = [process.execPath, 'oxo-flow', ...args];
       await loadBundle(bundleFor(argv)).main(argv);
       if (process.exitCode !== 0 && process.exitCode !== undefined) throw new Error(`warm-up \`oxo-flow ${args.join(' ')}\` exited ${process.exitCode}`);
     }
+    await warmUpReview();
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
-  // The third bundle (undici, eventsource-parser) is evaluated by no warm-up command, which make no
-  // request: evaluate both here, so its cache holds their module code for the first request.
-  const net = loadBundle(NET);
-  for (const name of Object.keys(net)) void net[name];
   for (const [file, { script, cache }] of loaded) {
     if (cache === undefined) throw new Error(`${file} has no build line: run scripts/bundle.mjs first`);
     fs.writeFileSync(cache, script.createCachedData());

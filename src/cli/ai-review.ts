@@ -24,12 +24,15 @@ export function aiRequest(
   workflowPath: string | undefined,
   workflow: { ai?: AiTable } | undefined,
 ): AiReviewRequest {
+  // A loaded workflow without [ai] passes an empty table, so the review does not read and parse the
+  // file a second time to look for one.
+  const workflowAi = workflow !== undefined ? (workflow.ai ?? { skills: [], commands: {} }) : undefined;
   return {
     command,
     flag: opts.ai,
     skillFlags: opts.skill ?? [],
     ...(workflowPath !== undefined ? { workflowPath } : {}),
-    ...(workflow?.ai !== undefined ? { workflowAi: workflow.ai } : {}),
+    ...(workflowAi !== undefined ? { workflowAi } : {}),
   };
 }
 

@@ -87,8 +87,14 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
     usage: { input_tokens: 0, output_tokens: 0 },
     outcome: { status: 'running' },
   };
+  let reason: { value: string | undefined } | undefined;
   const approver: Approver = {
-    nonInteractiveReason: nonInteractiveReason({ env: ctx.env, json: ctx.json, stdinIsTTY: ctx.stdinIsTTY, stderrIsTTY: ctx.stderrIsTTY }),
+    // Worked out at the first tool call, not here: whether stdin is a terminal can cost node:tty's
+    // load (about 8 ms), and a review whose model calls no tool never needs the answer.
+    get nonInteractiveReason() {
+      reason ??= { value: nonInteractiveReason({ env: ctx.env, json: ctx.json, get stdinIsTTY() { return ctx.stdinIsTTY; }, get stderrIsTTY() { return ctx.stderrIsTTY; } }) };
+      return reason.value;
+    },
     ask: (request) => askApproval(request, { input: ctx.stdin, output: ctx.stderr }),
   };
   const session: AiSession = {

@@ -21,7 +21,7 @@ export interface SseReadOptions {
 }
 
 /**
- * Read an SSE body to its end (or until `stop`). Network errors propagate as undici raised them;
+ * Read an SSE body to its end (or until `stop`). Network errors propagate as src/net/http.ts raised them;
  * an over-size event or body throws SseTooLarge. The body is always closed.
  */
 export async function readSse(body: AsyncIterable<unknown> & { destroy(): unknown }, options: SseReadOptions): Promise<void> {

@@ -8,10 +8,10 @@ import { COMMANDS } from '../../src/cli/command-table.js';
 
 const DIST = path.resolve(__dirname, '../../dist');
 const read = (name: string) => readFileSync(path.join(DIST, name), 'utf8');
-const inputs = JSON.parse(read('bundle-inputs.json')) as Record<'oxo-flow.cjs' | 'oxo-flow-more.cjs', string[]>;
+const inputs = JSON.parse(read('bundle-inputs.json')) as Record<'oxo-flow.cjs' | 'oxo-flow-more.cjs' | 'oxo-flow-review.cjs', string[]>;
 
 describe('bundles', () => {
-  it.each(['oxo-flow.cjs', 'oxo-flow-more.cjs'])('%s has no import( left', (name) => {
+  it.each(['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-review.cjs'])('%s has no import( left', (name) => {
     expect(read(name)).not.toMatch(/\bimport\(/);
   });
 
@@ -21,6 +21,11 @@ describe('bundles', () => {
     expect(core.filter((f) => f.startsWith('dist/ai/'))).toEqual(['dist/ai/secrets.js']);
     expect(core.filter((f) => /node_modules\/(undici|eventsource-parser|prompts|gray-matter|js-yaml)\//.test(f))).toEqual([]);
     for (const c of COMMANDS.filter((e) => e.bundle === 'more')) expect(core, c.module).not.toContain(`dist/${c.module}`);
+  });
+
+  it('the --ai review has its own bundle, which holds no command of the table', () => {
+    expect(inputs['oxo-flow-review.cjs']).toContain('dist/cli/ai-review-run.js');
+    for (const c of COMMANDS) expect(inputs['oxo-flow-review.cjs'], c.module).not.toContain(`dist/${c.module}`);
   });
 
   it('the second bundle holds every command module of the table', () => {

@@ -1,8 +1,7 @@
 // Streamable HTTP transport (MCP 2025-03-26 … 2025-11-25): one POST per message, replies as JSON
 // or SSE, session id from a successful initialize only, DELETE on close. Knows HTTP, not MCP
 // methods: ids and timeouts live in jsonrpc.ts, re-initialisation in client.ts.
-import { request, type Agent, type Dispatcher } from 'undici';
-import { createAgent, delay, drain, headerValue, mediaType, readCapped, sendFollowingRedirects, errorCode } from '../../net/http.js';
+import { createClient, delay, drain, errorCode, headerValue, type HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
 import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
@@ -43,7 +42,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly url: URL;
   private readonly shownUrl: string;
   private readonly extraHeaders: Record<string, string>;
-  private readonly dispatcher: Agent;
+  private readonly client: HttpClient;
   private readonly maxBytes: number;
 
   constructor(options: StreamableHttpOptions) {
@@ -54,9 +53,9 @@ export class StreamableHttpTransport implements Transport {
       if (!RESERVED_HEADERS.has(k.toLowerCase())) this.extraHeaders[k] = v;
     }
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    // Our own deadlines (jsonrpc.ts) bound each request; undici's header/body timers would cut
+    // Our own deadlines (jsonrpc.ts) bound each request; first-byte and idle timers would cut
     // long tool calls and SSE streams at arbitrary points, so they are off.
-    this.dispatcher = createAgent({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+    this.client = createClient({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   }
 
   get sessionId(): string | undefined {
@@ -140,10 +139,10 @@ export class StreamableHttpTransport implements Transport {
     throw new McpFailure('MCP006', `${this.shownUrl} answered with content type "${contentType || 'none'}", expected application/json or text/event-stream`);
   }
 
-  private async post(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Dispatcher.ResponseData> {
+  private async post(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
     let sent: Awaited<ReturnType<typeof sendFollowingRedirects>>;
     try {
-      sent = await sendFollowingRedirects(this.url, { method: 'POST', body, headers, ...(signal ? { signal } : {}), dispatcher: this.dispatcher });
+      sent = await sendFollowingRedirects(this.url, { method: 'POST', body, headers, ...(signal ? { signal } : {}), client: this.client });
     } catch (err) {
       throw networkFailure(err, this.shownUrl, signal);
     }
@@ -158,15 +157,15 @@ export class StreamableHttpTransport implements Transport {
    * (2025-11-25 polling, SEP-1699), wait the server's `retry` and resume with GET + Last-Event-ID,
    * a bounded number of times; otherwise return and let the protocol layer fail the request.
    */
-  private async readSseWithResume(res: Dispatcher.ResponseData, deliver: (m: JsonRpcMessage) => void, options: SendOptions): Promise<void> {
+  private async readSseWithResume(res: Response, deliver: (m: JsonRpcMessage) => void, options: SendOptions): Promise<void> {
     const stream: SseState = { waiting: new Set(options.awaitIds ?? []) };
     await this.readSse(res, deliver, options, stream);
     for (let attempt = 1; stream.waiting.size > 0 && stream.lastEventId !== undefined && attempt <= MAX_RESUMES; attempt++) {
       await delay(Math.min(stream.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), options.signal);
       const headers = { ...this.headers('text/event-stream'), 'last-event-id': stream.lastEventId };
-      let get: Dispatcher.ResponseData;
+      let get: Response;
       try {
-        get = await request(this.url, { method: 'GET', headers, signal: options.signal, dispatcher: this.dispatcher });
+        get = await this.client.request(this.url, { method: 'GET', headers, ...(options.signal ? { signal: options.signal } : {}) });
       } catch (err) {
         throw networkFailure(err, this.shownUrl, options.signal);
       }
@@ -180,7 +179,7 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private async readSse(res: Dispatcher.ResponseData, deliver: (m: JsonRpcMessage) => void, options: SendOptions, stream: SseState): Promise<void> {
+  private async readSse(res: Response, deliver: (m: JsonRpcMessage) => void, options: SendOptions, stream: SseState): Promise<void> {
     const waiting = stream.waiting;
     let failure: McpFailure | undefined;
     try {
@@ -216,21 +215,21 @@ export class StreamableHttpTransport implements Transport {
     if (this.session !== undefined) {
       const signal = AbortSignal.timeout(2_000);
       try {
-        const res = await request(this.url, { method: 'DELETE', headers: this.headers('application/json, text/event-stream'), signal, dispatcher: this.dispatcher });
+        const res = await this.client.request(this.url, { method: 'DELETE', headers: this.headers('application/json, text/event-stream'), signal });
         await drain(res);
       } catch {
         // Best effort: 405, a dead server or a timeout all leave nothing for us to do.
       }
       this.session = undefined;
     }
-    await this.dispatcher.destroy().catch(() => undefined);
+    await this.client.close();
   }
 }
 
 
 
 
-async function readText(res: Dispatcher.ResponseData, limit: number, shownUrl?: string): Promise<string> {
+async function readText(res: Response, limit: number, shownUrl?: string): Promise<string> {
   let read: { text: string; over: boolean };
   try {
     read = await readCapped(res, limit);
@@ -283,11 +282,11 @@ function networkFailure(err: unknown, shownUrl: string, signal?: AbortSignal): E
   if (err instanceof McpFailure) return err;
   const e = err as { message?: string };
   const code = errorCode(err);
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return new McpFailure('MCP002', `cannot connect to ${shownUrl}: connection timed out`);
-  if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ECONNRESET)$/.test(code) && !('statusCode' in (e as object))) {
+  if (code === NET_CONNECT_TIMEOUT) return new McpFailure('MCP002', `cannot connect to ${shownUrl}: connection timed out`);
+  if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)) {
     return new McpFailure('MCP002', `cannot connect to ${shownUrl}: ${code}`);
   }
-  if (code === 'UND_ERR_SOCKET' || /terminated|other side closed/i.test(e.message ?? '')) {
+  if (code === NET_CLOSED) {
     return new McpFailure('MCP008', `${shownUrl} closed the connection before the response was complete`);
   }
   return new McpFailure('MCP002', `cannot reach ${shownUrl}: ${e.message ?? String(err)}`);

@@ -1,8 +1,19 @@
 // One HTTP exchange with a provider: POST a JSON body, then either a JSON answer or an SSE stream
 // whose events go to the caller as they arrive. HTTP errors and network failures become
 // ProviderErrors with a class; every message is redacted of the secrets before it exists.
-import type { Agent } from 'undici';
-import { createAgent, errorCode, mediaType, readCapped, retryAfterMs, sendFollowingRedirects } from '../../net/http.js';
+import {
+  createClient,
+  errorCode,
+  type HttpClient,
+  mediaType,
+  NET_CLOSED,
+  NET_CONNECT_TIMEOUT,
+  NET_FIRST_BYTE_TIMEOUT,
+  NET_IDLE_TIMEOUT,
+  readCapped,
+  retryAfterMs,
+  sendFollowingRedirects,
+} from '../../net/http.js';
 import { readSse, SseTooLarge, type SseEvent } from '../../net/sse.js';
 import { maskUrl, redactSecrets } from '../secrets.js';
 import { ProviderError, classifyHttpError } from './errors.js';
@@ -22,11 +33,11 @@ export interface WireCall {
 
 /** An HTTP client for one provider endpoint: its own connection pool with the configured timeouts. */
 export class ProviderHttp {
-  private agent: Agent | undefined;
+  private client: HttpClient | undefined;
   constructor(private readonly settings: HttpSettings) {}
 
-  private dispatcher(): Agent {
-    return (this.agent ??= createAgent({
+  private http(): HttpClient {
+    return (this.client ??= createClient({
       connectTimeoutMs: this.settings.connectTimeoutMs,
       firstByteTimeoutMs: this.settings.firstByteTimeoutMs,
       idleTimeoutMs: this.settings.idleTimeoutMs,
@@ -46,7 +57,7 @@ export class ProviderHttp {
         headers: { 'content-type': 'application/json', ...call.headers },
         body: JSON.stringify(call.body),
         ...(call.signal ? { signal: call.signal } : {}),
-        dispatcher: this.dispatcher(),
+        client: this.http(),
       });
       if ('crossOrigin' in sent) throw new ProviderError('request', `${shown} redirected to another origin (${maskUrl(sent.crossOrigin.origin)}); not followed, so the key does not reach it`);
       const res = sent.res;
@@ -81,12 +92,12 @@ export class ProviderHttp {
     if (err instanceof SseTooLarge) return new ProviderError('malformed', `${shown} sent ${err.message}`);
     const code = errorCode(err);
     const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-    if (code === 'UND_ERR_CONNECT_TIMEOUT') return new ProviderError('timeout', `cannot connect to ${shown}: no connection within ${s(this.settings.connectTimeoutMs)}`);
-    if (code === 'UND_ERR_HEADERS_TIMEOUT') return new ProviderError('timeout', `${shown} did not start answering within ${s(this.settings.firstByteTimeoutMs)}`);
-    if (code === 'UND_ERR_BODY_TIMEOUT') return new ProviderError('timeout', `${shown} stalled: nothing arrived for ${s(this.settings.idleTimeoutMs)} in the middle of the answer`);
+    if (code === NET_CONNECT_TIMEOUT) return new ProviderError('timeout', `cannot connect to ${shown}: no connection within ${s(this.settings.connectTimeoutMs)}`);
+    if (code === NET_FIRST_BYTE_TIMEOUT) return new ProviderError('timeout', `${shown} did not start answering within ${s(this.settings.firstByteTimeoutMs)}`);
+    if (code === NET_IDLE_TIMEOUT) return new ProviderError('timeout', `${shown} stalled: nothing arrived for ${s(this.settings.idleTimeoutMs)} in the middle of the answer`);
     if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)) return new ProviderError('network', `cannot connect to ${shown}: ${code}`);
     const message = (err as Error)?.message ?? String(err);
-    if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || /terminated|other side closed|socket/i.test(message)) {
+    if (code === NET_CLOSED) {
       return new ProviderError('network', `${shown} closed the connection before the answer was complete`);
     }
     if (err instanceof SyntaxError || err instanceof TypeError) return new ProviderError('malformed', `${shown}: ${clean(message)}`);
@@ -94,8 +105,8 @@ export class ProviderHttp {
   }
 
   async close(): Promise<void> {
-    await this.agent?.close().catch(() => undefined);
-    this.agent = undefined;
+    await this.client?.close();
+    this.client = undefined;
   }
 }
 
