@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { schedule, type SchedJob } from '../../src/run/scheduler.js';
 import { parseTimeLimit } from '../../src/workflow/load/time-limit.js';
 
-function harness(jobs: SchedJob[], fail: Set<string> = new Set()) {
+function harness(fail: Set<string> = new Set()) {
   const started: string[] = [];
   let running = 0;
   let maxRunning = 0;
@@ -28,7 +28,7 @@ const job = (id: string, dependsOn: string[] = [], threads = 1, memoryMb?: numbe
 describe('schedule', () => {
   it('starts a job only after what it needs, within -j and the core pool', async () => {
     const jobs = [job('a1', [], 2), job('a2', [], 2), job('a3', [], 2), job('b1', ['a1']), job('c', ['b1', 'a2', 'a3'])];
-    const h = harness(jobs);
+    const h = harness();
     const r = await schedule(jobs, { jobs: 3, cores: 4, memoryMb: 1e9 }, h.run, { keepGoing: false, signal: new AbortController().signal });
     expect([...r.done].sort()).toEqual(['a1', 'a2', 'a3', 'b1', 'c']);
     expect(h.started.indexOf('b1')).toBeGreaterThan(h.started.indexOf('a1'));
@@ -39,10 +39,10 @@ describe('schedule', () => {
 
   it('blocks dependents of a failure; -k keeps running the rest, without -k nothing new starts', async () => {
     const jobs = [job('a'), job('b'), job('a2', ['a']), job('b2', ['b']), job('z', ['a2', 'b2'])];
-    const k = await schedule(jobs, { jobs: 1, cores: 1, memoryMb: 1 }, harness(jobs, new Set(['a'])).run, { keepGoing: true, signal: new AbortController().signal });
+    const k = await schedule(jobs, { jobs: 1, cores: 1, memoryMb: 1 }, harness(new Set(['a'])).run, { keepGoing: true, signal: new AbortController().signal });
     expect([...k.done].sort()).toEqual(['b', 'b2']);
     expect([...k.blocked.keys()].sort()).toEqual(['a2', 'z']);
-    const stop = await schedule(jobs, { jobs: 1, cores: 1, memoryMb: 1 }, harness(jobs, new Set(['a'])).run, { keepGoing: false, signal: new AbortController().signal });
+    const stop = await schedule(jobs, { jobs: 1, cores: 1, memoryMb: 1 }, harness(new Set(['a'])).run, { keepGoing: false, signal: new AbortController().signal });
     expect([...stop.done]).toEqual([]);
     expect([...stop.notStarted].sort()).toEqual(['b', 'b2']);
   });
