@@ -1,0 +1,79 @@
+// The fields of a SKILL.md front matter (already parsed into a mapping): keys and types are checked
+// against the shape compiled from the zod schema (src/ai/config-schemas.ts); the name rule, lengths
+// and how domains are gathered are done here. Positions are the line of the top-level key (YAML has
+// no key-position index here; the line is enough to find it).
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { ShapePath } from '../../workflow/load/shape-check.js';
+import { checkAgainstShape, inFileOrder, pathName } from '../config-check.js';
+import { SKILL_MD_SHAPE } from '../config-shapes.generated.js';
+import { descriptionFindings, lineOfYamlKey, nameFindings } from './field-checks.js';
+import type { ParsedSkill } from './types.js';
+
+const COMPATIBILITY_MAX = 500;
+
+export type FrontMatterFields = Pick<
+  ParsedSkill,
+  'declaredName' | 'description' | 'version' | 'author' | 'license' | 'allowedTools' | 'compatibility' | 'metadata' | 'primaryTool' | 'domains'
+>;
+
+/** `block` is the front matter's text (without the `---` lines); `dirName` the skill directory's name. */
+export function frontMatterFields(raw: Record<string, unknown>, block: string, file: string, dirName: string): { fields: FrontMatterFields; findings: Diagnostic[] } {
+  // An empty value (`license:`) is null in YAML: it counts as absent.
+  const data = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+  const at = (path: ShapePath) => ({ file, line: (path.length === 0 ? 1 : (lineOfYamlKey(block, String(path[0])) ?? 1)) + 1, column: 1 });
+  const check = checkAgainstShape(SKILL_MD_SHAPE, data, {
+    codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003' },
+    locate: at,
+    table: 'a mapping',
+    container: (p) => (p.length === 0 ? 'the front matter' : `\`${pathName(p)}\``),
+  });
+  const findings = [...check.diagnostics];
+  const use = (key: string) => data[key] !== undefined && check.usable([key]);
+  const string = (key: string) => (use(key) ? (data[key] as string) : undefined);
+
+  const fields: FrontMatterFields = { domains: [] };
+  const name = string('name');
+  if (name !== undefined) {
+    fields.declaredName = name;
+    findings.push(...nameFindings(name, dirName, () => at(['name']), 'directory name'));
+  }
+  const description = string('description');
+  if (description !== undefined) {
+    fields.description = description;
+    findings.push(...descriptionFindings(description, () => at(['description'])));
+  }
+  const version = string('version');
+  if (version !== undefined) fields.version = version;
+  const author = string('author');
+  if (author !== undefined) fields.author = author;
+  const license = string('license');
+  if (license !== undefined) fields.license = license;
+  const allowedTools = string('allowed-tools');
+  if (allowedTools !== undefined) fields.allowedTools = allowedTools;
+  const compatibility = string('compatibility');
+  if (compatibility !== undefined) {
+    if (compatibility.length === 0 || compatibility.length > COMPATIBILITY_MAX)
+      findings.push(diagnostic('SK005', `\`compatibility\` is ${compatibility.length} characters long (1 to ${COMPATIBILITY_MAX})`, at(['compatibility'])));
+    else fields.compatibility = compatibility;
+  }
+
+  const domains: string[] = [];
+  const addDomains = (v: unknown) => {
+    if (typeof v === 'string') domains.push(...v.split(/[,\s]+/).filter(Boolean));
+    else if (Array.isArray(v)) domains.push(...(v as string[]));
+  };
+  // Agent Skills keeps client-specific fields under `metadata` (a map of strings): ours are `domain`,
+  // `primary_tool` and `tool_type`. The top-level `domain`/`primary_tool` of older skills still count.
+  let primaryTool = string('primary_tool');
+  if (use('metadata')) {
+    const meta = data.metadata as Record<string, string | string[]>;
+    fields.metadata = Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+    addDomains(meta.domain);
+    if (typeof meta.primary_tool === 'string') primaryTool = meta.primary_tool;
+  }
+  if (primaryTool !== undefined) fields.primaryTool = primaryTool;
+  if (use('domain')) addDomains(data.domain);
+  if (use('domains')) addDomains(data.domains);
+  fields.domains = [...new Set(domains)];
+  return { fields, findings: inFileOrder(findings) };
+}
