@@ -15,6 +15,14 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
   // Positions come from the workflow loader's key-position index (scanned only if a finding asks).
   const positions = indexKeyPositions(text);
   const at = (keyPath: ShapePath) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
+  /** The value as written (1.0 stays 1.0, where the parsed number is 1). */
+  const rawValue = (keyPath: ShapePath): string | undefined => {
+    const pos = positions.locateValue(keyPath);
+    if (pos === undefined) return undefined;
+    const start = positions.lines.offset(pos);
+    const end = text.indexOf('\n', start);
+    return text.slice(start, end === -1 ? undefined : end).replace(/#.*$/, '').trim() || undefined;
+  };
   let doc: Record<string, unknown>;
   try {
     doc = parse(text, { unsafeKeyBehaviour: 'throw' }) as Record<string, unknown>;
@@ -37,7 +45,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
     hint: (f) => {
       if (f.path.length !== 1 || f.path[0] !== 'version') return undefined;
       if (f.kind === 'missing') return 'add version = "1.0.0"';
-      return f.kind === 'type' ? `quote it: version = "${String(f.value)}"` : undefined;
+      return f.kind === 'type' ? `quote it: version = "${rawValue(['version']) ?? String(f.value)}"` : undefined;
     },
   });
   findings.push(...check.diagnostics);
