@@ -7,7 +7,7 @@
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import { nearestName } from '../diagnostics/nearest-name.js';
 import type { Code } from '../diagnostics/registry.js';
-import { shapeFindings, type Shape, type ShapeFinding, type ShapePath } from '../workflow/load/shape-check.js';
+import { conformsToShape, shapeFindings, type Shape, type ShapeFinding, type ShapePath } from '../workflow/load/shape-check.js';
 import { typeName } from './skills/field-checks.js';
 
 export interface CheckStyle {
@@ -34,9 +34,12 @@ export interface CheckResult {
 
 const key = (path: ShapePath) => path.join('\u0000');
 
+const always = () => true;
+
 export function checkAgainstShape(shape: Shape, data: unknown, style: CheckStyle): CheckResult {
+  // A file that conforms (nearly all of them) costs one walk and nothing else.
+  if (conformsToShape(shape, data)) return { diagnostics: [], usable: always };
   const findings = shapeFindings(shape, data);
-  if (findings.length === 0) return { diagnostics: [], usable: () => true };
   const found = new Set<string>();
   const inside = new Set<string>();
   for (const f of findings) {
@@ -128,6 +131,7 @@ function orList(items: string[]): string {
 
 /** Diagnostics in file order (line, then column; those without a line first), stable otherwise. */
 export function inFileOrder(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length < 2) return diagnostics;
   return diagnostics
     .map((d, n) => ({ d, n }))
     .sort((a, b) => (a.d.line ?? 0) - (b.d.line ?? 0) || (a.d.column ?? 0) - (b.d.column ?? 0) || a.n - b.n)

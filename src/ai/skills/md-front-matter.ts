@@ -19,7 +19,7 @@ export type FrontMatterFields = Pick<
 /** `block` is the front matter's text (without the `---` lines); `dirName` the skill directory's name. */
 export function frontMatterFields(raw: Record<string, unknown>, block: string, file: string, dirName: string): { fields: FrontMatterFields; findings: Diagnostic[] } {
   // An empty value (`license:`) is null in YAML: it counts as absent.
-  const data = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+  const data = Object.values(raw).includes(null) ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)) : raw;
   const at = (path: ShapePath) => ({ file, line: (path.length === 0 ? 1 : (lineOfYamlKey(block, String(path[0])) ?? 1)) + 1, column: 1 });
   const check = checkAgainstShape(SKILL_MD_SHAPE, data, {
     codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003' },

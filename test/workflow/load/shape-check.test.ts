@@ -24,6 +24,8 @@ describe('conformsToShape', () => {
     [{ name: 'a', n: 1.5 }, false],
     [{ name: 'a', tags: [1] }, false],
     [{ name: 'a', extra: true }, false],
+    [{ name: 'a', constructor: 'x' }, false],
+    [{ name: 'a', toString: 'x' }, false],
     [new Date(0), false],
     [['name'], false],
   ])('%j → %s', (value, expected) => {
