@@ -24,7 +24,7 @@ export interface CheckStyle {
 }
 
 export interface CheckResult {
-  diagnostics: Diagnostic[];
+  readonly diagnostics: readonly Diagnostic[];
   /**
    * False when the value at `path`, anything inside it or anything around it has the wrong type or
    * misses a key: the reader skips it (an unknown key makes nothing unusable).
@@ -34,11 +34,12 @@ export interface CheckResult {
 
 const key = (path: ShapePath) => path.join('\u0000');
 
-const always = () => true;
+/** Shared by every file that conforms; callers only read it. */
+const CONFORMS: CheckResult = Object.freeze({ diagnostics: Object.freeze([]) as unknown as Diagnostic[], usable: () => true });
 
-export function checkAgainstShape(shape: Shape, data: unknown, style: CheckStyle): CheckResult {
-  // A file that conforms (nearly all of them) costs one walk and nothing else.
-  if (conformsToShape(shape, data)) return { diagnostics: [], usable: always };
+/** `style` is asked for only when there is something to report: a file that conforms (nearly all of them) costs one walk. */
+export function checkAgainstShape(shape: Shape, data: unknown, style: () => CheckStyle): CheckResult {
+  if (conformsToShape(shape, data)) return CONFORMS;
   const findings = shapeFindings(shape, data);
   const found = new Set<string>();
   const inside = new Set<string>();
@@ -52,7 +53,8 @@ export function checkAgainstShape(shape: Shape, data: unknown, style: CheckStyle
     for (let n = path.length - 1; n >= 0; n -= 1) if (found.has(key(path.slice(0, n)))) return false;
     return true;
   };
-  return { diagnostics: findings.map((f) => findingDiagnostic(f, style)), usable };
+  const wording = style();
+  return { diagnostics: findings.map((f) => findingDiagnostic(f, wording)), usable };
 }
 
 /** `ai.lint.skills`, `models[0].aliases`: the path the way a user reads it. */

@@ -86,13 +86,13 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
     }
     data = { ...doc, ai: kept };
   }
-  const check = checkAgainstShape(AI_TOML_SHAPE, data, {
+  const check = checkAgainstShape(AI_TOML_SHAPE, data, () => ({
     codes: { type: 'SK041', unknown: 'SK042', missing: 'SK041' },
     locate: where,
     table: 'a table',
     container: (p) => (p.length === 0 ? 'ai.toml' : `[${pathName(p)}]`),
     hint: (f) => (f.kind === 'unknown' && f.path.length === 1 ? 'settings live in an [ai] table' : undefined),
-  });
+  }));
   d.push(...inFileOrder([...secrets, ...check.diagnostics]));
 
   // The shape is checked; what is left is taking the usable values (a wrong one is skipped, reported above).

@@ -48,12 +48,12 @@ describe('shapeFindings', () => {
   });
 
   it('a value inside a wrong one is not usable, nor is a table holding a wrong value; an unknown key spoils nothing', () => {
-    const check = checkAgainstShape(shape, { name: 'a', mcp: 'x', extra: 1, retries: { max: 'x' } }, {
+    const check = checkAgainstShape(shape, { name: 'a', mcp: 'x', extra: 1, retries: { max: 'x' } }, () => ({
       codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003' },
       locate: () => ({ file: 'f' }),
       table: 'a table',
       container: () => 'the file',
-    });
+    }));
     expect(check.diagnostics.map((d) => d.code)).toEqual(['SK004', 'SK006', 'SK004']);
     expect(check.usable(['name'])).toBe(true);
     expect(check.usable(['mcp', 'headers'])).toBe(false);

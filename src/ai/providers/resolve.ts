@@ -231,12 +231,12 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
   // Keys and types come from the shape compiled from the zod schema (src/ai/config-schemas.ts); a
   // wrong or unknown field is a warning and is skipped, the rest of the file still counts.
   const positions = indexJsonKeyPositions(decoded.text);
-  const check = checkAgainstShape(AI_CONFIG_JSON_SHAPE, obj, {
+  const check = checkAgainstShape(AI_CONFIG_JSON_SHAPE, obj, () => ({
     codes: { type: 'CFG001', unknown: 'CFG002', missing: 'CFG001' },
     locate: (keyPath) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) }),
     table: 'an object',
     container: (p) => (p.length === 0 ? 'ai_config.json' : `\`${pathName(p)}\``),
-  });
+  }));
   diagnostics.push(...check.diagnostics);
   const use = (...keyPath: (string | number)[]) => check.usable(keyPath);
   const str = (key: string) => (typeof obj[key] === 'string' && use(key) ? (obj[key] as string) : undefined);

@@ -11,27 +11,30 @@ import type { ParsedSkill } from './types.js';
 
 const COMPATIBILITY_MAX = 500;
 
-export type FrontMatterFields = Pick<
-  ParsedSkill,
-  'declaredName' | 'description' | 'version' | 'author' | 'license' | 'allowedTools' | 'compatibility' | 'metadata' | 'primaryTool' | 'domains'
->;
+const container = (p: ShapePath) => (p.length === 0 ? 'the front matter' : `\`${pathName(p)}\``);
 
-/** `block` is the front matter's text (without the `---` lines); `dirName` the skill directory's name. */
-export function frontMatterFields(raw: Record<string, unknown>, block: string, file: string, dirName: string): { fields: FrontMatterFields; findings: Diagnostic[] } {
+/**
+ * The skill a front matter describes. `block` is the front matter's text (without the `---` lines),
+ * `dirName` the skill directory's name; findings are added to `findings` (the skill's own list, in
+ * file order), so the caller can add more after.
+ */
+export function skillFromFrontMatter(raw: Record<string, unknown>, block: string, file: string, dirName: string, findings: Diagnostic[]): ParsedSkill {
   // An empty value (`license:`) is null in YAML: it counts as absent.
-  const data = Object.values(raw).includes(null) ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)) : raw;
+  let data = raw;
+  for (const key in raw) {
+    if (raw[key] === null) {
+      data = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null));
+      break;
+    }
+  }
   const at = (path: ShapePath) => ({ file, line: (path.length === 0 ? 1 : (lineOfYamlKey(block, String(path[0])) ?? 1)) + 1, column: 1 });
-  const check = checkAgainstShape(SKILL_MD_SHAPE, data, {
-    codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003' },
-    locate: at,
-    table: 'a mapping',
-    container: (p) => (p.length === 0 ? 'the front matter' : `\`${pathName(p)}\``),
-  });
-  const findings = [...check.diagnostics];
-  const use = (key: string) => data[key] !== undefined && check.usable([key]);
+  const check = checkAgainstShape(SKILL_MD_SHAPE, data, () => ({ codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003' }, locate: at, table: 'a mapping', container }));
+  const clean = check.diagnostics.length === 0;
+  if (!clean) findings.push(...check.diagnostics);
+  const use = (key: string) => data[key] !== undefined && (clean || check.usable([key]));
   const string = (key: string) => (use(key) ? (data[key] as string) : undefined);
 
-  const fields: FrontMatterFields = { domains: [] };
+  const fields: ParsedSkill = { type: 'knowledge', domains: [], findings };
   const name = string('name');
   if (name !== undefined) {
     fields.declaredName = name;
@@ -75,5 +78,10 @@ export function frontMatterFields(raw: Record<string, unknown>, block: string, f
   if (use('domain')) addDomains(data.domain);
   if (use('domains')) addDomains(data.domains);
   fields.domains = [...new Set(domains)];
-  return { fields, findings: inFileOrder(findings) };
+  if (findings.length > 1) {
+    const sorted = inFileOrder(findings);
+    findings.length = 0;
+    findings.push(...sorted);
+  }
+  return fields;
 }

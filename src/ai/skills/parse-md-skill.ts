@@ -7,7 +7,7 @@
 import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { isPlainRecord, typeName } from './field-checks.js';
-import { frontMatterFields } from './md-front-matter.js';
+import { skillFromFrontMatter } from './md-front-matter.js';
 import { normalisePromptText } from './prompt-text.js';
 import type { ParsedSkill } from './types.js';
 
@@ -74,9 +74,7 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
   if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
 
-  const checked = frontMatterFields(data, block, file, dirName);
-  findings.push(...checked.findings);
-  const parsed: ParsedSkill = { type: 'knowledge', ...checked.fields, findings };
+  const parsed = skillFromFrontMatter(data, block, file, dirName, findings);
   if (!withBody) return parsed;
   const prompt = normalisePromptText(lines.slice(close + 1).join('\n'));
   if (prompt) parsed.prompt = prompt;

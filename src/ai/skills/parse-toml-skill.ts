@@ -37,7 +37,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
   }
 
   // Keys and types come from the shape compiled from the zod schema (config-schemas.ts).
-  const check = checkAgainstShape(SKILL_TOML_SHAPE, doc, {
+  const check = checkAgainstShape(SKILL_TOML_SHAPE, doc, () => ({
     codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003', choice: 'SK017' },
     locate: at,
     table: 'a table',
@@ -47,7 +47,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
       if (f.kind === 'missing') return 'add version = "1.0.0"';
       return f.kind === 'type' ? `quote it: version = "${rawValue(['version']) ?? String(f.value)}"` : undefined;
     },
-  });
+  }));
   findings.push(...check.diagnostics);
   const use = (key: string) => doc[key] !== undefined && check.usable([key]);
   const string = (key: string) => (use(key) ? (doc[key] as string) : undefined);

@@ -102,10 +102,11 @@ function conforms(node: Node, value: unknown, depth: number): boolean {
   const shape = node.ready ? node : prepare(node);
   // The type first: it is the cheapest test and the one that fails most often.
   const types = shape.types;
-  if (types !== undefined && !(types.length === 1 ? hasType(types[0]!, value) : types.some((t) => hasType(t, value)))) return false;
-  if (shape.anyOf !== undefined && !shape.anyOf.some((s) => conforms(s, value, depth + 1))) return false;
-  if (shape.oneOf !== undefined && shape.oneOf.filter((s) => conforms(s, value, depth + 1)).length !== 1) return false;
-  if (shape.enum !== undefined && !shape.enum.some((e) => e === value)) return false;
+  if (types !== undefined && !(types.length === 1 ? hasType(types[0]!, value) : anyType(types, value))) return false;
+  // Loops rather than .some(callback): no closure is made per value.
+  if (shape.anyOf !== undefined && matching(shape.anyOf, value, depth + 1, 1) === 0) return false;
+  if (shape.oneOf !== undefined && matching(shape.oneOf, value, depth + 1, 2) !== 1) return false;
+  if (shape.enum !== undefined && !shape.enum.includes(value)) return false;
   if (shape.hasConst && shape.const !== value) return false;
   if (typeof value === 'number') {
     if (shape.minimum !== undefined && value < shape.minimum) return false;
@@ -122,6 +123,18 @@ function conforms(node: Node, value: unknown, depth: number): boolean {
   }
   if (isPlainObject(value)) return objectConforms(shape, value, depth);
   return true;
+}
+
+function anyType(types: string[], value: unknown): boolean {
+  for (const t of types) if (hasType(t, value)) return true;
+  return false;
+}
+
+/** How many of `options` the value conforms to, counting up to `enough`. */
+function matching(options: Node[], value: unknown, depth: number, enough: number): number {
+  let n = 0;
+  for (const option of options) if (conforms(option, value, depth) && ++n >= enough) break;
+  return n;
 }
 
 function objectConforms(shape: Node, value: Record<string, unknown>, depth: number): boolean {
