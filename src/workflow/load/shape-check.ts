@@ -38,6 +38,8 @@ export function conformsToShape(shape: Shape, value: unknown, depth = 0): boolea
  */
 class Node {
   ready = false;
+  /** The one type of a shape that says nothing else (most leaves): tested in place, without a call. */
+  leaf: string | undefined = undefined;
   types: string[] | undefined = undefined;
   anyOf: Node[] | undefined = undefined;
   oneOf: Node[] | undefined = undefined;
@@ -93,6 +95,7 @@ function prepare(node: Node): Node {
   }
   if (shape.propertyNames !== undefined) node.propertyNames = sub(shape.propertyNames);
   node.additionalProperties = extra === undefined || extra === true ? undefined : extra === false ? false : sub(extra);
+  if (typeof shape.type === 'string' && Object.keys(shape).length === 1) node.leaf = shape.type;
   node.ready = true;
   return node;
 }
@@ -145,7 +148,8 @@ function objectConforms(shape: Node, value: Record<string, unknown>, depth: numb
     // Own keys only: a key named `constructor` or `toString` is not a known property.
     const known = properties !== undefined && Object.hasOwn(properties, key) ? (shape.children![key] ??= new Node(properties[key]!)) : undefined;
     if (known !== undefined) {
-      if (!conforms(known, value[key], depth + 1)) return false;
+      const leaf = known.leaf;
+      if (leaf === 'string' ? typeof value[key] !== 'string' : leaf !== undefined ? !hasType(leaf, value[key]) : !conforms(known, value[key], depth + 1)) return false;
     } else if (additionalProperties === false) {
       return false;
     } else if (additionalProperties !== undefined && !conforms(additionalProperties, value[key], depth + 1)) {
