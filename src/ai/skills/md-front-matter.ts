@@ -29,31 +29,34 @@ export function skillFromFrontMatter(raw: Record<string, unknown>, block: string
   }
   const at = (path: ShapePath) => ({ file, line: (path.length === 0 ? 1 : (lineOfYamlKey(block, String(path[0])) ?? 1)) + 1, column: 1 });
   const check = checkAgainstShape(SKILL_MD_SHAPE, data, () => ({ codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003' }, locate: at, table: 'a mapping', container }));
-  const clean = check.diagnostics.length === 0;
-  if (!clean) findings.push(...check.diagnostics);
-  const use = (key: string) => data[key] !== undefined && (clean || check.usable([key]));
-  const string = (key: string) => (use(key) ? (data[key] as string) : undefined);
+  // The values to use: all of them when the shape check found nothing (nearly always), else those
+  // it did not report. Plain reads below, no helper called per field (this runs for every skill listed).
+  let ok = data;
+  if (check.diagnostics.length > 0) {
+    findings.push(...check.diagnostics);
+    ok = Object.fromEntries(Object.entries(data).filter(([key]) => check.usable([key])));
+  }
 
   const fields: ParsedSkill = { type: 'knowledge', domains: [], findings };
-  const name = string('name');
+  const name = ok.name as string | undefined;
   if (name !== undefined) {
     fields.declaredName = name;
     findings.push(...nameFindings(name, dirName, () => at(['name']), 'directory name'));
   }
-  const description = string('description');
+  const description = ok.description as string | undefined;
   if (description !== undefined) {
     fields.description = description;
     findings.push(...descriptionFindings(description, () => at(['description'])));
   }
-  const version = string('version');
+  const version = ok.version as string | undefined;
   if (version !== undefined) fields.version = version;
-  const author = string('author');
+  const author = ok.author as string | undefined;
   if (author !== undefined) fields.author = author;
-  const license = string('license');
+  const license = ok.license as string | undefined;
   if (license !== undefined) fields.license = license;
-  const allowedTools = string('allowed-tools');
+  const allowedTools = ok['allowed-tools'] as string | undefined;
   if (allowedTools !== undefined) fields.allowedTools = allowedTools;
-  const compatibility = string('compatibility');
+  const compatibility = ok.compatibility as string | undefined;
   if (compatibility !== undefined) {
     if (compatibility.length === 0 || compatibility.length > COMPATIBILITY_MAX)
       findings.push(diagnostic('SK005', `\`compatibility\` is ${compatibility.length} characters long (1 to ${COMPATIBILITY_MAX})`, at(['compatibility'])));
@@ -67,16 +70,16 @@ export function skillFromFrontMatter(raw: Record<string, unknown>, block: string
   };
   // Agent Skills keeps client-specific fields under `metadata` (a map of strings): ours are `domain`,
   // `primary_tool` and `tool_type`. The top-level `domain`/`primary_tool` of older skills still count.
-  let primaryTool = string('primary_tool');
-  if (use('metadata')) {
-    const meta = data.metadata as Record<string, string | string[]>;
+  let primaryTool = ok.primary_tool as string | undefined;
+  if (ok.metadata !== undefined) {
+    const meta = ok.metadata as Record<string, string | string[]>;
     fields.metadata = Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
     addDomains(meta.domain);
     if (typeof meta.primary_tool === 'string') primaryTool = meta.primary_tool;
   }
   if (primaryTool !== undefined) fields.primaryTool = primaryTool;
-  if (use('domain')) addDomains(data.domain);
-  if (use('domains')) addDomains(data.domains);
+  addDomains(ok.domain);
+  addDomains(ok.domains);
   fields.domains = [...new Set(domains)];
   if (findings.length > 1) {
     const sorted = inFileOrder(findings);

@@ -121,11 +121,18 @@ function conforms(node: Node, value: unknown, depth: number): boolean {
   if (typeof value !== 'object' || value === null) return true;
   if (Array.isArray(value)) {
     const items = shape.items;
-    if (items !== undefined) for (const item of value) if (!conforms(items, item, depth + 1)) return false;
+    if (items !== undefined) for (const item of value) if (!fits(items, item, depth + 1)) return false;
     return true;
   }
   if (isPlainObject(value)) return objectConforms(shape, value, depth);
   return true;
+}
+
+/** `conforms`, with a plain-typed leaf (most of them) tested in place: fewer calls, less for V8 to optimise. */
+function fits(node: Node, value: unknown, depth: number): boolean {
+  const leaf = node.leaf;
+  if (leaf === undefined) return conforms(node, value, depth);
+  return leaf === 'string' ? typeof value === 'string' : hasType(leaf, value);
 }
 
 function anyType(types: string[], value: unknown): boolean {
@@ -136,7 +143,7 @@ function anyType(types: string[], value: unknown): boolean {
 /** How many of `options` the value conforms to, counting up to `enough`. */
 function matching(options: Node[], value: unknown, depth: number, enough: number): number {
   let n = 0;
-  for (const option of options) if (conforms(option, value, depth) && ++n >= enough) break;
+  for (const option of options) if (fits(option, value, depth) && ++n >= enough) break;
   return n;
 }
 
@@ -148,11 +155,10 @@ function objectConforms(shape: Node, value: Record<string, unknown>, depth: numb
     // Own keys only: a key named `constructor` or `toString` is not a known property.
     const known = properties !== undefined && Object.hasOwn(properties, key) ? (shape.children![key] ??= new Node(properties[key]!)) : undefined;
     if (known !== undefined) {
-      const leaf = known.leaf;
-      if (leaf === 'string' ? typeof value[key] !== 'string' : leaf !== undefined ? !hasType(leaf, value[key]) : !conforms(known, value[key], depth + 1)) return false;
+      if (!fits(known, value[key], depth + 1)) return false;
     } else if (additionalProperties === false) {
       return false;
-    } else if (additionalProperties !== undefined && !conforms(additionalProperties, value[key], depth + 1)) {
+    } else if (additionalProperties !== undefined && !fits(additionalProperties, value[key], depth + 1)) {
       return false;
     }
   }
