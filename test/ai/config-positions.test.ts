@@ -64,7 +64,7 @@ describe('ai_config.json', () => {
 
 describe('.skill.toml', () => {
   it('a wrong type in [mcp] and an unknown key are placed at their keys; a numeric version is told to be quoted', () => {
-    const text = 'name = "t"\nversion = 1.0\ndescription = "d"\nskill_type = "tool"\nrequires = ["mcp://h:1/mcp"]\nsumary = "x"\n\n[mcp]\ncall_timeout_ms = "60s"\n';
+    const text = 'name = "t"\nversion = 1.0\ndescription = "d"\nskill_type = "tool"\nrequires = ["mcp://h:1/mcp"]\nsumary = "x"\n\n[mcp]\ncall_timeout_ms = "60s"\nheaders = { X = "y" }\n';
     const s = parseTomlSkill(text, 't.skill.toml', 't');
     expect(placed(s.findings)).toEqual([
       ['SK004', 2, 1, '`version` must be a string, found an integer'],
@@ -72,7 +72,7 @@ describe('.skill.toml', () => {
       ['SK004', 9, 1, '`mcp.call_timeout_ms` must be a positive integer, found a string'],
     ]);
     expect(s.findings[0]!.hint).toBe('quote it: version = "1.0"');
-    expect(s.mcp).toMatchObject({ url: 'http://h:1/mcp', trustAnnotations: true });
+    expect(s.mcp).toMatchObject({ url: 'http://h:1/mcp', trustAnnotations: true, headers: { X: 'y' } });
     expect(s.mcp?.callTimeoutMs).toBeUndefined();
   });
 

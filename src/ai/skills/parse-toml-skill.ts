@@ -48,23 +48,25 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
       return f.kind === 'type' ? `quote it: version = "${rawValue(['version']) ?? String(f.value)}"` : undefined;
     },
   }));
-  findings.push(...check.diagnostics);
-  const use = (key: string) => doc[key] !== undefined && check.usable([key]);
-  const string = (key: string) => (use(key) ? (doc[key] as string) : undefined);
-  const strings = (key: string) => (use(key) ? (doc[key] as string[]) : undefined);
+  // The values to use: all of them when the shape check found nothing, else those it did not report.
+  let ok = doc;
+  if (check.diagnostics.length > 0) {
+    findings.push(...check.diagnostics);
+    ok = Object.fromEntries(Object.entries(doc).filter(([key]) => check.usable([key])));
+  }
 
   // What the schema cannot say: the name rule, the description's length, the server URL, an empty prompt.
-  const name = string('name');
+  const name = ok.name as string | undefined;
   if (name !== undefined) findings.push(...nameFindings(name, stem, () => at(['name']), 'file name'));
-  const description = string('description');
+  const description = ok.description as string | undefined;
   if (description !== undefined) findings.push(...descriptionFindings(description, () => at(['description'])));
-  const type = use('skill_type') ? (doc.skill_type as SkillType) : undefined;
-  const version = string('version');
-  const author = string('author');
-  const entry = string('entry');
-  const domains = strings('domains') ?? [];
-  const additions = strings('prompt_additions');
-  const requires = strings('requires');
+  const type = ok.skill_type as SkillType | undefined;
+  const version = ok.version as string | undefined;
+  const author = ok.author as string | undefined;
+  const entry = ok.entry as string | undefined;
+  const domains = (ok.domains as string[] | undefined) ?? [];
+  const additions = ok.prompt_additions as string[] | undefined;
+  const requires = ok.requires as string[] | undefined;
 
   const parsed: ParsedSkill = { domains: [...new Set(domains)], findings };
   if (name !== undefined) parsed.declaredName = name;
