@@ -1,5 +1,6 @@
 // The project an AI command works in, and its `.oxo-flow/ai.toml` (`[ai]` table: activation lists,
-// extra skill paths, provider and model; never a key).
+// extra skill paths, provider and model; never a key). Keys and types are checked against the shape
+// compiled from the zod schema in config-schemas.ts; `~`, paths and the secret refusal are done here.
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,11 +8,12 @@ import { parse, type TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { AI_COMMANDS, type AiTable } from '../workflow/model.js';
 import { indexKeyPositions } from '../workflow/positions/index.js';
-import { isPlainRecord, isStringArray, typeName } from './skills/field-checks.js';
-import { nearestName } from '../diagnostics/nearest-name.js';
+import { isPlainRecord } from './skills/field-checks.js';
+import type { ShapePath } from '../workflow/load/shape-check.js';
+import { checkAgainstShape, inFileOrder, pathName } from './config-check.js';
+import { AI_TOML_SHAPE } from './config-shapes.generated.js';
 import { decodeText, readFileSafely } from '../fs/safe-read.js';
 
-const AI_KEYS = ['enabled', 'skills', 'skill_paths', 'provider', 'model', 'base_url', 'max_rounds', ...AI_COMMANDS] as const;
 const SECRET_KEYS = /^(api[_-]?key|key|token|secret|password|authorization)$/i;
 const AI_TOML_CAP = 1024 * 1024;
 
@@ -71,71 +73,49 @@ export function parseAiToml(text: string, file: string, projectDir: string): Pro
   }
   // Positions come from the workflow loader's key-position index (scanned only if a finding asks).
   const positions = indexKeyPositions(text);
-  const where = (keyPath: string[]) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
-  const at = (key: string) => where(['ai', key]);
-  for (const key of Object.keys(doc)) {
-    if (key !== 'ai') d.push(diagnostic('SK042', `unknown top-level key \`${key}\` in ai.toml; settings live in an [ai] table`, where([key])));
-  }
-  const ai = doc.ai;
-  if (ai === undefined) return out;
-  if (!isPlainRecord(ai)) {
-    d.push(diagnostic('SK041', `\`ai\` must be a table, found ${typeName(ai)}`, where(['ai'])));
-    return out;
-  }
-  const names = (key: string, value: unknown): string[] => {
-    if (isStringArray(value)) return value;
-    d.push(diagnostic('SK041', `\`${key}\` must be an array of strings, found ${typeName(value)}`, at(key)));
-    return [];
-  };
-  const text1 = (key: string, value: unknown): string | undefined => {
-    if (typeof value === 'string') return value;
-    d.push(diagnostic('SK041', `\`${key}\` must be a string, found ${typeName(value)}`, at(key)));
-    return undefined;
-  };
-  for (const [key, value] of Object.entries(ai)) {
-    if (SECRET_KEYS.test(key)) {
-      d.push(diagnostic('SK043', `\`${key}\` in ${file}: an API key does not belong in a project file (it would be committed with the project)`, at(key)));
-      continue;
+  const where = (keyPath: ShapePath) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
+  // A key-like name is refused before the shape check (which would only call it unknown), and its value is never kept.
+  const secrets: Diagnostic[] = [];
+  let data = doc;
+  if (isPlainRecord(doc.ai)) {
+    const kept: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(doc.ai)) {
+      if (SECRET_KEYS.test(key))
+        secrets.push(diagnostic('SK043', `\`${key}\` in ${file}: an API key does not belong in a project file (it would be committed with the project)`, where(['ai', key])));
+      else kept[key] = value;
     }
-    switch (key) {
-      case 'enabled':
-        if (typeof value === 'boolean') out.table.enabled = value;
-        else d.push(diagnostic('SK041', `\`enabled\` must be true or false, found ${typeName(value)}`, at(key)));
-        break;
-      case 'skills':
-        out.table.skills = names(key, value);
-        break;
-      case 'skill_paths':
-        out.skillPaths = names(key, value).map((p) => path.resolve(projectDir, expandHome(p)));
-        break;
-      case 'provider': {
-        const v = text1(key, value);
-        if (v !== undefined) out.table.provider = v;
-        break;
-      }
-      case 'model': {
-        const v = text1(key, value);
-        if (v !== undefined) out.table.model = v;
-        break;
-      }
-      case 'base_url': {
-        const v = text1(key, value);
-        if (v !== undefined) out.baseUrl = v;
-        break;
-      }
-      case 'max_rounds':
-        if (typeof value === 'number' && Number.isInteger(value) && value > 0) out.table.maxRounds = value;
-        else d.push(diagnostic('SK041', `\`max_rounds\` must be a positive integer, found ${typeName(value)}`, at(key)));
-        break;
-      default:
-        if ((AI_COMMANDS as readonly string[]).includes(key)) readCommandTable(key, value, out, (sub) => where(sub === undefined ? ['ai', key] : ['ai', key, sub]));
-        else {
-          const near = nearestName(key, AI_KEYS);
-          d.push(diagnostic('SK042', `unknown key \`${key}\` in [ai]${near ? `; did you mean \`${near}\`?` : ''}`, { ...at(key), hint: `known keys: ${AI_KEYS.join(', ')}` }));
-        }
-    }
+    data = { ...doc, ai: kept };
+  }
+  const check = checkAgainstShape(AI_TOML_SHAPE, data, () => ({
+    codes: { type: 'SK041', unknown: 'SK042', missing: 'SK041' },
+    locate: where,
+    table: 'a table',
+    container: (p) => (p.length === 0 ? 'ai.toml' : `[${pathName(p)}]`),
+    hint: (f) => (f.kind === 'unknown' && f.path.length === 1 ? 'settings live in an [ai] table' : undefined),
+  }));
+  d.push(...inFileOrder([...secrets, ...check.diagnostics]));
+
+  // The shape is checked; what is left is taking the usable values (a wrong one is skipped, reported above).
+  const ai = data.ai;
+  if (!isPlainRecord(ai)) return out;
+  const usable = (...keyPath: string[]) => valueAt(ai, keyPath) !== undefined && check.usable(['ai', ...keyPath]);
+  if (usable('enabled')) out.table.enabled = ai.enabled as boolean;
+  if (usable('skills')) out.table.skills = ai.skills as string[];
+  if (usable('skill_paths')) out.skillPaths = (ai.skill_paths as string[]).map((p) => path.resolve(projectDir, expandHome(p)));
+  if (usable('provider')) out.table.provider = ai.provider as string;
+  if (usable('model')) out.table.model = ai.model as string;
+  if (usable('base_url')) out.baseUrl = ai.base_url as string;
+  if (usable('max_rounds')) out.table.maxRounds = ai.max_rounds as number;
+  for (const command of AI_COMMANDS) {
+    if (usable(command, 'skills')) out.table.commands[command] = { skills: valueAt(ai, [command, 'skills']) as string[] };
   }
   return out;
+}
+
+function valueAt(data: Record<string, unknown>, keyPath: string[]): unknown {
+  let cur: unknown = data;
+  for (const key of keyPath) cur = isPlainRecord(cur) ? cur[key] : undefined;
+  return cur;
 }
 
 /** `~` and `~/...` mean the home folder (as in a shell); `~user` is not expanded. */
@@ -143,16 +123,4 @@ function expandHome(p: string): string {
   if (p === '~') return os.homedir();
   if (p.startsWith('~/') || p.startsWith(`~${path.sep}`)) return path.join(os.homedir(), p.slice(2));
   return p;
-}
-
-function readCommandTable(command: string, value: unknown, out: ProjectAiConfig, at: (key?: string) => { file: string; line: number; column: number }): void {
-  if (!isPlainRecord(value)) {
-    out.diagnostics.push(diagnostic('SK041', `\`ai.${command}\` must be a table, found ${typeName(value)}`, at()));
-    return;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    if (key === 'skills' && isStringArray(v)) out.table.commands[command] = { skills: v };
-    else if (key === 'skills') out.diagnostics.push(diagnostic('SK041', `\`ai.${command}.skills\` must be an array of strings, found ${typeName(v)}`, at(key)));
-    else out.diagnostics.push(diagnostic('SK042', `unknown key \`${key}\` in [ai.${command}] (only \`skills\`)`, at(key)));
-  }
 }

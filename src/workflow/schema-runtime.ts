@@ -31,7 +31,8 @@ export function workflowShape(): unknown {
   return stripDocs(workflowJsonSchema());
 }
 
-function stripDocs(node: unknown): unknown {
+/** A JSON Schema without what only people read: the compact shape the run-time checks use (also for the AI layer's files). */
+export function stripDocs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(stripDocs);
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};

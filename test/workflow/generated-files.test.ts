@@ -1,11 +1,13 @@
-// docs/codes.md, schema/oxoflow.schema.json and the loader's compiled shape are generated; these tests
-// fail when any of them is stale.
+// docs/codes.md, schema/oxoflow.schema.json, the loader's compiled shape and the AI layer's compiled
+// shapes are generated; these tests fail when any of them is stale.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codes } from '../../src/diagnostics/registry.js';
 import { workflowJsonSchema, workflowShape } from '../../src/workflow/schema-runtime.js';
 import { WORKFLOW_SHAPE } from '../../src/workflow/schema-shape.generated.js';
+import { aiConfigShapes } from '../../src/ai/config-schemas.js';
+import { AI_CONFIG_JSON_SHAPE, AI_TOML_SHAPE, SKILL_MD_SHAPE, SKILL_TOML_SHAPE } from '../../src/ai/config-shapes.generated.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { renderCodesDoc } from '../../scripts/gen-codes-doc.mjs';
 
@@ -29,6 +31,10 @@ describe('generated files', () => {
 
   it(`src/workflow/schema-shape.generated.ts matches the zod schema (${regenerate}, then build again)`, () => {
     expect(WORKFLOW_SHAPE).toEqual(workflowShape());
+  });
+
+  it(`src/ai/config-shapes.generated.ts matches the zod schemas in src/ai/config-schemas.ts (${regenerate}, then build again)`, () => {
+    expect({ aiToml: AI_TOML_SHAPE, aiConfigJson: AI_CONFIG_JSON_SHAPE, skillToml: SKILL_TOML_SHAPE, skillMd: SKILL_MD_SHAPE }).toEqual(aiConfigShapes());
   });
 
   it('every workflow code is explained in docs/format.md', () => {

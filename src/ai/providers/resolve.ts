@@ -6,6 +6,9 @@ import path from 'node:path';
 import { realpathSync } from 'node:fs';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { decodeText, readFileSafely } from '../../fs/safe-read.js';
+import { checkAgainstShape, pathName } from '../config-check.js';
+import { AI_CONFIG_JSON_SHAPE } from '../config-shapes.generated.js';
+import { indexJsonKeyPositions } from '../json-key-positions.js';
 
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'scripted', 'disabled'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -189,7 +192,10 @@ function ollamaBaseUrl(host: string): string {
   return `${withScheme.replace(/\/+$/, '')}/v1`;
 }
 
-/** Read ai_config.json; a schema_version this CLI does not know is refused as a whole. */
+/**
+ * Read ai_config.json; a schema_version this CLI does not know is refused as a whole, before the
+ * shape check. Findings carry file:line:col.
+ */
 function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean; value?: AiConfigFile } {
   let dirReal: string;
   try {
@@ -222,50 +228,59 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
     diagnostics.push(diagnostic('PV003', `${file} has ${seen}; this oxo-flow reads schema_version ${AI_CONFIG_SCHEMA_VERSION} only, so the file is ignored`, { file }));
     return { found: true };
   }
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  // Keys and types come from the shape compiled from the zod schema (src/ai/config-schemas.ts); a
+  // wrong or unknown field is a warning and is skipped, the rest of the file still counts.
+  const positions = indexJsonKeyPositions(decoded.text);
+  const check = checkAgainstShape(AI_CONFIG_JSON_SHAPE, obj, () => ({
+    codes: { type: 'CFG001', unknown: 'CFG002', missing: 'CFG001' },
+    locate: (keyPath) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) }),
+    table: 'an object',
+    container: (p) => (p.length === 0 ? 'ai_config.json' : `\`${pathName(p)}\``),
+  }));
+  diagnostics.push(...check.diagnostics);
+  const use = (...keyPath: (string | number)[]) => check.usable(keyPath);
+  const str = (key: string) => (typeof obj[key] === 'string' && use(key) ? (obj[key] as string) : undefined);
   const value: AiConfigFile = { models: [], http: {} };
-  const provider = str(obj.provider);
+  const provider = str('provider');
   if (provider !== undefined) value.provider = provider;
-  const model = str(obj.model);
+  const model = str('model');
   if (model !== undefined) value.model = model;
-  const baseUrl = str(obj.base_url);
+  const baseUrl = str('base_url');
   if (baseUrl !== undefined) value.baseUrl = baseUrl;
-  const apiKey = str(obj.api_key);
+  const apiKey = str('api_key');
   if (apiKey !== undefined) value.apiKey = apiKey;
-  const keyEnv = str(obj.key_env);
+  const keyEnv = str('key_env');
   if (keyEnv !== undefined) value.keyEnv = keyEnv;
-  const num = (o: unknown, k: string) => {
-    const v = (o as Record<string, unknown> | undefined)?.[k];
-    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+  const num = (table: string, key?: string): number | undefined => {
+    const v = key === undefined ? obj[table] : (obj[table] as Record<string, unknown> | undefined)?.[key];
+    return typeof v === 'number' && use(...(key === undefined ? [table] : [table, key])) ? v : undefined;
   };
-  const t = obj.timeouts;
-  const r = obj.retries;
   const http: [keyof HttpOverrides, number | undefined][] = [
-    ['connectTimeoutMs', num(t, 'connect_ms')],
-    ['firstByteTimeoutMs', num(t, 'first_byte_ms')],
-    ['idleTimeoutMs', num(t, 'idle_ms')],
-    ['maxRetries', typeof r === 'number' ? num({ r }, 'r') : num(r, 'max')],
-    ['retryBaseMs', num(r, 'base_ms')],
+    ['connectTimeoutMs', num('timeouts', 'connect_ms')],
+    ['firstByteTimeoutMs', num('timeouts', 'first_byte_ms')],
+    ['idleTimeoutMs', num('timeouts', 'idle_ms')],
+    ['maxRetries', typeof obj.retries === 'number' ? num('retries') : num('retries', 'max')],
+    ['retryBaseMs', num('retries', 'base_ms')],
   ];
   for (const [k, v] of http) if (v !== undefined) value.http[k] = k === 'maxRetries' ? Math.min(Math.floor(v), 10) : v;
   if (Array.isArray(obj.models)) {
-    for (const m of obj.models) {
-      if (typeof m !== 'object' || m === null || typeof (m as { id?: unknown }).id !== 'string') continue;
-      const e = m as Record<string, unknown>;
-      const entry: ModelEntry = { id: e.id as string, aliases: Array.isArray(e.aliases) ? e.aliases.filter((a): a is string => typeof a === 'string') : [] };
-      if (typeof e.provider === 'string') entry.provider = e.provider;
-      if (typeof e.context_window === 'number') entry.contextWindow = e.context_window;
+    obj.models.forEach((m: Record<string, unknown>, n) => {
+      if (!use('models', n)) return;
+      const entry: ModelEntry = { id: m.id as string, aliases: (m.aliases as string[] | undefined) ?? [] };
+      if (m.provider !== undefined) entry.provider = m.provider as string;
+      if (m.context_window !== undefined) entry.contextWindow = m.context_window as number;
       value.models.push(entry);
-    }
+    });
   }
-  const fb = obj.fallback;
-  if (typeof fb === 'object' && fb !== null && typeof (fb as { provider?: unknown }).provider === 'string') {
-    const f = fb as Record<string, unknown>;
+  const fb = obj.fallback as Record<string, string | undefined> | undefined;
+  if (fb?.provider !== undefined && use('fallback', 'provider')) {
+    const optional = (k: string) => (fb[k] !== undefined && use('fallback', k) ? fb[k] : undefined);
+    const [fbModel, fbBaseUrl, fbKeyEnv] = [optional('model'), optional('base_url'), optional('key_env')];
     value.fallback = {
-      provider: f.provider as string,
-      ...(typeof f.model === 'string' ? { model: f.model } : {}),
-      ...(typeof f.base_url === 'string' ? { baseUrl: f.base_url } : {}),
-      ...(typeof f.key_env === 'string' ? { keyEnv: f.key_env } : {}),
+      provider: fb.provider,
+      ...(fbModel !== undefined ? { model: fbModel } : {}),
+      ...(fbBaseUrl !== undefined ? { baseUrl: fbBaseUrl } : {}),
+      ...(fbKeyEnv !== undefined ? { keyEnv: fbKeyEnv } : {}),
     };
   }
   return { found: true, value };

@@ -1,21 +1,19 @@
-// Checks shared by both skill formats: the name rule, description length, unknown keys, and a
-// small "did you mean" for typo'd keys and names.
+// Checks shared by both skill formats that a schema cannot express: the name rule and the
+// description's length. Keys and types are checked against the compiled shapes (src/ai/config-check.ts).
 import { diagnostic, type Diagnostic, type Location } from '../../diagnostics/diagnostic.js';
-import { nearestName } from '../../diagnostics/nearest-name.js';
 
 export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const NAME_MAX = 64;
 export const DESCRIPTION_MAX = 1024;
 
 /**
- * Findings for a skill name that should equal `expected` (the file stem or directory name). A
- * difference is a warning (SK002): community collections often name a skill `bio-x` in a folder `x`,
- * and the skill loads under its declared name. `where` is a function: locating a key costs a scan,
- * paid only when there is a finding.
+ * Findings for a skill name (already known to be a string: the shape check reports a missing or
+ * wrongly typed one) that should equal `expected` (the file stem or directory name). A difference is
+ * a warning (SK002): community collections often name a skill `bio-x` in a folder `x`, and the skill
+ * loads under its declared name. `where` is a function: locating a key costs a scan, paid only when
+ * there is a finding.
  */
-export function checkName(name: unknown, expected: string, where: () => Location, what: string): Diagnostic[] {
-  if (name === undefined || name === null) return [diagnostic('SK003', 'missing required field `name`', where())];
-  if (typeof name !== 'string') return [diagnostic('SK004', `\`name\` must be a string, found ${typeName(name)}`, where())];
+export function nameFindings(name: string, expected: string, where: () => Location, what: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const problem = nameProblem(name);
   if (problem) out.push(diagnostic('SK001', `skill name "${name}" ${problem}`, where()));
@@ -31,22 +29,12 @@ export function nameProblem(name: string): string | undefined {
   return undefined;
 }
 
-export function checkDescription(description: unknown, where: () => Location): Diagnostic[] {
-  if (description === undefined || description === null) return [diagnostic('SK003', 'missing required field `description`', where())];
-  if (typeof description !== 'string') return [diagnostic('SK004', `\`description\` must be a string, found ${typeName(description)}`, where())];
-  const trimmed = description.trim();
-  const length = [...trimmed].length;
+/** The description's length, counted in characters once trimmed (its type is the shape check's). */
+export function descriptionFindings(description: string, where: () => Location): Diagnostic[] {
+  const length = [...description.trim()].length;
   if (length === 0) return [diagnostic('SK005', '`description` is empty (1 to 1024 characters)', where())];
   if (length > DESCRIPTION_MAX) return [diagnostic('SK005', `\`description\` is ${length} characters long (at most ${DESCRIPTION_MAX})`, where())];
   return [];
-}
-
-export function unknownKeyFinding(key: string, known: readonly string[], where: Location, context: string): Diagnostic {
-  const near = nearestName(key, known);
-  return diagnostic('SK006', `unknown key \`${key}\` in ${context}${near ? `; did you mean \`${near}\`?` : ''}`, {
-    ...where,
-    hint: near ? `rename it to \`${near}\`, or remove it` : `known keys: ${known.join(', ')}`,
-  });
 }
 
 export function typeName(value: unknown): string {

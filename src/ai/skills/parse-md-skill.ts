@@ -6,15 +6,11 @@
 // code. (gray-matter was used here once, only to hand the block to js-yaml; it is gone.)
 import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { checkDescription, checkName, isPlainRecord, isStringArray, lineOfYamlKey, typeName, unknownKeyFinding } from './field-checks.js';
+import { isPlainRecord, typeName } from './field-checks.js';
+import { skillFromFrontMatter } from './md-front-matter.js';
 import { normalisePromptText } from './prompt-text.js';
 import { parseSimpleYaml } from './simple-yaml.js';
 import type { ParsedSkill } from './types.js';
-
-/** Agent Skills' six fields, plus the optional fields of this project (version, domains, author; domain and primary_tool for compatibility). */
-export const MD_KEYS = ['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools', 'version', 'domains', 'domain', 'author', 'primary_tool'] as const;
-
-const COMPATIBILITY_MAX = 500;
 
 interface YamlError extends Error {
   reason?: string;
@@ -87,59 +83,7 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
   if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));
 
-  const at = (key: string) => ({ file, line: (lineOfYamlKey(block, key) ?? 1) + 1, column: 1 });
-  findings.push(...checkName(data.name, dirName, () => at('name'), 'directory name'));
-  findings.push(...checkDescription(data.description, () => at('description')));
-
-  const parsed: ParsedSkill = { type: 'knowledge', domains: [], findings };
-  if (typeof data.name === 'string') parsed.declaredName = data.name;
-  if (typeof data.description === 'string') parsed.description = data.description;
-  const optionalString = (key: string): string | undefined => {
-    const v = data[key];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v === 'string') return v;
-    findings.push(diagnostic('SK004', `\`${key}\` must be a string, found ${typeName(v)}`, at(key)));
-    return undefined;
-  };
-  const version = optionalString('version');
-  if (version !== undefined) parsed.version = version;
-  const author = optionalString('author');
-  if (author !== undefined) parsed.author = author;
-  const license = optionalString('license');
-  if (license !== undefined) parsed.license = license;
-  const allowedTools = optionalString('allowed-tools');
-  if (allowedTools !== undefined) parsed.allowedTools = allowedTools;
-  const compatibility = optionalString('compatibility');
-  if (compatibility !== undefined) {
-    if (compatibility.length === 0 || compatibility.length > COMPATIBILITY_MAX)
-      findings.push(diagnostic('SK005', `\`compatibility\` is ${compatibility.length} characters long (1 to ${COMPATIBILITY_MAX})`, at('compatibility')));
-    else parsed.compatibility = compatibility;
-  }
-  const domains: string[] = [];
-  const addDomains = (key: string, v: unknown) => {
-    if (v === undefined || v === null) return;
-    if (typeof v === 'string') domains.push(...v.split(/[,\s]+/).filter(Boolean));
-    else if (isStringArray(v)) domains.push(...v);
-    else findings.push(diagnostic('SK004', `\`${key}\` must be a string or a list of strings, found ${typeName(v)}`, at(key.split('.')[0]!)));
-  };
-  // Agent Skills keeps client-specific fields under `metadata` (a map of strings): ours are `domain`,
-  // `primary_tool` and `tool_type`. The top-level `domain`/`primary_tool` of older skills still count.
-  let primaryTool = optionalString('primary_tool');
-  if (data.metadata !== undefined && data.metadata !== null) {
-    const meta = data.metadata;
-    if (isPlainRecord(meta) && Object.entries(meta).every(([k, v]) => typeof v === 'string' || (k === 'domain' && isStringArray(v)))) {
-      parsed.metadata = Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v as string)]));
-      addDomains('metadata.domain', meta.domain);
-      if (typeof meta.primary_tool === 'string') primaryTool = meta.primary_tool;
-    } else findings.push(diagnostic('SK004', '`metadata` must be a mapping of strings to strings', at('metadata')));
-  }
-  if (primaryTool !== undefined) parsed.primaryTool = primaryTool;
-  addDomains('domain', data.domain);
-  addDomains('domains', data.domains);
-  parsed.domains = [...new Set(domains)];
-  for (const key of Object.keys(data)) {
-    if (!(MD_KEYS as readonly string[]).includes(key)) findings.push(unknownKeyFinding(key, MD_KEYS, at(key), 'the front matter'));
-  }
+  const parsed = skillFromFrontMatter(data, block, file, dirName, findings);
   if (!withBody) return parsed;
   const prompt = normalisePromptText(closeEnd < text.length ? text.slice(closeEnd + 1) : '');
   if (prompt) parsed.prompt = prompt;

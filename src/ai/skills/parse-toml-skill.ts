@@ -1,27 +1,28 @@
 // `<name>.skill.toml`: TOML types are exact (a version of 1.0 is a float, not a string).
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import {
-  checkDescription,
-  checkName,
-  isPlainRecord,
-  isStringArray,
-  typeName,
-  unknownKeyFinding,
-} from './field-checks.js';
-import { indexKeyPositions, type KeyPositions } from '../../workflow/positions/index.js';
+import { descriptionFindings, isPlainRecord, nameFindings } from './field-checks.js';
+import { indexKeyPositions } from '../../workflow/positions/index.js';
+import type { ShapePath } from '../../workflow/load/shape-check.js';
+import { checkAgainstShape, inFileOrder, pathName } from '../config-check.js';
+import { SKILL_TOML_SHAPE } from '../config-shapes.generated.js';
 import { normalisePromptText } from './prompt-text.js';
 import type { McpSettings, ParsedSkill, SkillType } from './types.js';
-
-export const TOML_KEYS = ['name', 'version', 'description', 'skill_type', 'author', 'domains', 'prompt_additions', 'requires', 'entry', 'mcp'] as const;
-export const MCP_KEYS = ['headers', 'connect_timeout_ms', 'call_timeout_ms', 'trust_annotations'] as const;
 
 /** Parse and validate a TOML skill's text (already decoded, LF newlines). `stem` is the file name minus `.skill.toml`. */
 export function parseTomlSkill(text: string, file: string, stem: string): ParsedSkill {
   const findings: Diagnostic[] = [];
   // Positions come from the workflow loader's key-position index (scanned only if a finding asks).
   const positions = indexKeyPositions(text);
-  const at = (...keyPath: string[]) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
+  const at = (keyPath: ShapePath) => ({ file, ...(positions.locate(keyPath) ?? { line: 1, column: 1 }) });
+  /** The value as written (1.0 stays 1.0, where the parsed number is 1). */
+  const rawValue = (keyPath: ShapePath): string | undefined => {
+    const pos = positions.locateValue(keyPath);
+    if (pos === undefined) return undefined;
+    const start = positions.lines.offset(pos);
+    const end = text.indexOf('\n', start);
+    return text.slice(start, end === -1 ? undefined : end).replace(/#.*$/, '').trim() || undefined;
+  };
   let doc: Record<string, unknown>;
   try {
     doc = parse(text, { unsafeKeyBehaviour: 'throw' }) as Record<string, unknown>;
@@ -35,56 +36,50 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
     return { domains: [], findings };
   }
 
-  findings.push(...checkName(doc.name, stem, () => at('name'), 'file name'));
-  findings.push(...checkDescription(doc.description, () => at('description')));
-  const version = doc.version;
-  if (version === undefined) findings.push(diagnostic('SK003', 'missing required field `version` (a string, e.g. "1.0.0")', { file, line: 1, column: 1 }));
-  else if (typeof version !== 'string')
-    findings.push(diagnostic('SK004', `\`version\` must be a string, found ${typeName(version)}`, { ...at('version'), hint: `quote it: version = "${String(version)}"` }));
-
-  let type: SkillType | undefined;
-  const rawType = doc.skill_type;
-  if (rawType === undefined) findings.push(diagnostic('SK003', 'missing required field `skill_type` ("knowledge" or "tool")', { file, line: 1, column: 1 }));
-  else if (rawType === 'knowledge' || rawType === 'tool') type = rawType;
-  else findings.push(diagnostic('SK017', `skill_type is ${JSON.stringify(rawType)}; it must be "knowledge" or "tool"`, at('skill_type')));
-
-  const strings = (key: string): string[] | undefined => {
-    const v = doc[key];
-    if (v === undefined) return undefined;
-    if (isStringArray(v)) return v;
-    findings.push(diagnostic('SK004', `\`${key}\` must be an array of strings, found ${typeName(v)}`, at(key)));
-    return undefined;
-  };
-  const string = (key: string): string | undefined => {
-    const v = doc[key];
-    if (v === undefined) return undefined;
-    if (typeof v === 'string') return v;
-    findings.push(diagnostic('SK004', `\`${key}\` must be a string, found ${typeName(v)}`, at(key)));
-    return undefined;
-  };
-
-  const author = string('author');
-  const entry = string('entry');
-  const domains = strings('domains') ?? [];
-  const additions = strings('prompt_additions');
-  const requires = strings('requires');
-
-  for (const key of Object.keys(doc)) {
-    if (!(TOML_KEYS as readonly string[]).includes(key)) findings.push(unknownKeyFinding(key, TOML_KEYS, at(key), 'the skill file'));
+  // Keys and types come from the shape compiled from the zod schema (config-schemas.ts).
+  const check = checkAgainstShape(SKILL_TOML_SHAPE, doc, () => ({
+    codes: { type: 'SK004', unknown: 'SK006', missing: 'SK003', choice: 'SK017' },
+    locate: at,
+    table: 'a table',
+    container: (p) => (p.length === 0 ? 'the skill file' : `the [${pathName(p)}] table`),
+    hint: (f) => {
+      if (f.path.length !== 1 || f.path[0] !== 'version') return undefined;
+      if (f.kind === 'missing') return 'add version = "1.0.0"';
+      return f.kind === 'type' ? `quote it: version = "${rawValue(['version']) ?? String(f.value)}"` : undefined;
+    },
+  }));
+  // The values to use: all of them when the shape check found nothing, else those it did not report.
+  let ok = doc;
+  if (check.diagnostics.length > 0) {
+    findings.push(...check.diagnostics);
+    ok = Object.fromEntries(Object.entries(doc).filter(([key]) => check.usable([key])));
   }
 
+  // What the schema cannot say: the name rule, the description's length, the server URL, an empty prompt.
+  const name = ok.name as string | undefined;
+  if (name !== undefined) findings.push(...nameFindings(name, stem, () => at(['name']), 'file name'));
+  const description = ok.description as string | undefined;
+  if (description !== undefined) findings.push(...descriptionFindings(description, () => at(['description'])));
+  const type = ok.skill_type as SkillType | undefined;
+  const version = ok.version as string | undefined;
+  const author = ok.author as string | undefined;
+  const entry = ok.entry as string | undefined;
+  const domains = (ok.domains as string[] | undefined) ?? [];
+  const additions = ok.prompt_additions as string[] | undefined;
+  const requires = ok.requires as string[] | undefined;
+
   const parsed: ParsedSkill = { domains: [...new Set(domains)], findings };
-  if (typeof doc.name === 'string') parsed.declaredName = doc.name;
+  if (name !== undefined) parsed.declaredName = name;
   if (type) parsed.type = type;
-  if (typeof doc.description === 'string') parsed.description = doc.description;
-  if (typeof version === 'string') parsed.version = version;
+  if (description !== undefined) parsed.description = description;
+  if (version !== undefined) parsed.version = version;
   if (author !== undefined) parsed.author = author;
   if (entry !== undefined) parsed.entry = entry;
   if (requires !== undefined) parsed.requires = requires;
 
-  const mcp = readMcpTable(doc.mcp, file, positions, findings);
+  const mcp = mcpTable(doc.mcp, check.usable);
   if (type === 'tool') {
-    const url = serverUrl(requires ?? [], file, at('requires'), findings);
+    const url = serverUrl(requires ?? [], file, at(['requires']), findings);
     if (url) parsed.mcp = { url, headers: mcp.headers, trustAnnotations: mcp.trustAnnotations, ...mcp.timeouts };
   }
   if (type === 'knowledge' || type === undefined) {
@@ -95,6 +90,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
     // Tool skills steer the model through their tools; their prompt text is still shown by `ai skills show`.
     parsed.prompt = normalisePromptText(additions.join('\n'));
   }
+  parsed.findings = inFileOrder(findings);
   return parsed;
 }
 
@@ -104,35 +100,15 @@ interface McpTable {
   timeouts: Pick<McpSettings, 'connectTimeoutMs' | 'callTimeoutMs'>;
 }
 
-function readMcpTable(value: unknown, file: string, positions: KeyPositions, findings: Diagnostic[]): McpTable {
+/** The [mcp] table's usable values (wrong ones were reported by the shape check). */
+function mcpTable(value: unknown, usable: (path: ShapePath) => boolean): McpTable {
   const out: McpTable = { headers: {}, trustAnnotations: true, timeouts: {} };
-  if (value === undefined) return out;
-  const at = (key?: string) => ({ file, ...(positions.locate(key === undefined ? ['mcp'] : ['mcp', key]) ?? { line: 1, column: 1 }) });
-  if (!isPlainRecord(value)) {
-    findings.push(diagnostic('SK004', `\`mcp\` must be a table, found ${typeName(value)}`, at()));
-    return out;
-  }
-  for (const [key, v] of Object.entries(value)) {
-    switch (key) {
-      case 'headers':
-        if (isPlainRecord(v) && Object.values(v).every((h) => typeof h === 'string')) out.headers = v as Record<string, string>;
-        else findings.push(diagnostic('SK004', '`mcp.headers` must be a table of strings', at('headers')));
-        break;
-      case 'connect_timeout_ms':
-      case 'call_timeout_ms':
-        if (typeof v === 'number' && Number.isInteger(v) && v > 0) {
-          if (key === 'connect_timeout_ms') out.timeouts.connectTimeoutMs = v;
-          else out.timeouts.callTimeoutMs = v;
-        } else findings.push(diagnostic('SK004', `\`mcp.${key}\` must be a positive integer (milliseconds), found ${typeName(v)}`, at(key)));
-        break;
-      case 'trust_annotations':
-        if (typeof v === 'boolean') out.trustAnnotations = v;
-        else findings.push(diagnostic('SK004', `\`mcp.trust_annotations\` must be true or false, found ${typeName(v)}`, at(key)));
-        break;
-      default:
-        findings.push(unknownKeyFinding(key, MCP_KEYS, at(key), 'the [mcp] table'));
-    }
-  }
+  if (!isPlainRecord(value)) return out;
+  const use = (key: string) => value[key] !== undefined && usable(['mcp', key]);
+  if (use('headers')) out.headers = value.headers as Record<string, string>;
+  if (use('connect_timeout_ms')) out.timeouts.connectTimeoutMs = value.connect_timeout_ms as number;
+  if (use('call_timeout_ms')) out.timeouts.callTimeoutMs = value.call_timeout_ms as number;
+  if (use('trust_annotations')) out.trustAnnotations = value.trust_annotations as boolean;
   return out;
 }
 

@@ -4,7 +4,8 @@ const doc = 'docs/skills.md';
 
 /**
  * Skill discovery and validation (SK001-SK029), activation (SK030-SK039), the project's
- * .oxo-flow/ai.toml (SK040-SK049), and provider resolution for `ai status` (PV001-PV009).
+ * .oxo-flow/ai.toml (SK040-SK049), provider resolution for `ai status` (PV001-PV009) and the fields
+ * of ai_config.json (CFG001-CFG019).
  */
 export const skillCodes = {
   // --- one skill file ---
@@ -56,4 +57,7 @@ export const skillCodes = {
   PV003: { severity: 'error', title: 'ai_config.json has a schema_version this oxo-flow does not know', hint: 'set "schema_version": 1, or upgrade oxo-flow', doc },
   PV004: { severity: 'warning', title: 'AI provider has no API key', doc },
   PV005: { severity: 'warning', title: 'scripted provider has no script file', hint: 'set OXO_FLOW_AI_SCRIPT to a JSON script file', doc },
+  // --- ai_config.json fields (the file is still read; the field is not) ---
+  CFG001: { severity: 'warning', title: 'ai_config.json value has the wrong type (ignored)', hint: 'fix the value (the fields are listed in docs/ai.md), or remove it', doc },
+  CFG002: { severity: 'warning', title: 'unknown key in ai_config.json (ignored)', doc },
 } as const satisfies Record<string, CodeInfo>;

@@ -8,7 +8,7 @@ const doc = readFileSync(path.resolve(__dirname, '../../../docs/skills.md'), 'ut
 
 describe('docs/skills.md', () => {
   it('lists every code with the registry severity, and no code that does not exist', () => {
-    const rows = new Map([...doc.matchAll(/^\| ((?:SK|PV)\d{3}) \| (\w+) \|/gm)].map((m) => [m[1], m[2]]));
+    const rows = new Map([...doc.matchAll(/^\| ((?:SK|PV|CFG)\d{3}) \| (\w+) \|/gm)].map((m) => [m[1], m[2]]));
     for (const [code, info] of Object.entries(skillCodes)) expect(rows.get(code), code).toBe(info.severity);
     expect([...rows.keys()].sort()).toEqual(Object.keys(skillCodes).sort());
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { conformsToShape, type Shape } from '../../../src/workflow/load/shape-check.js';
 import { workflowSchemas } from '../../../src/workflow/schema-runtime.js';
 import { WORKFLOW_SHAPE } from '../../../src/workflow/schema-shape.generated.js';
+import { hasDate, type Json, leaf, mutate, paths } from '../../helpers/json-mutations.js';
 
 describe('conformsToShape', () => {
   const shape: Shape = {
@@ -23,6 +24,8 @@ describe('conformsToShape', () => {
     [{ name: 'a', n: 1.5 }, false],
     [{ name: 'a', tags: [1] }, false],
     [{ name: 'a', extra: true }, false],
+    [{ name: 'a', constructor: 'x' }, false],
+    [{ name: 'a', toString: 'x' }, false],
     [new Date(0), false],
     [['name'], false],
   ])('%j → %s', (value, expected) => {
@@ -59,50 +62,6 @@ const VALID = {
     },
   ],
 };
-
-type Json = unknown;
-const leaf = fc.oneof(
-  fc.string({ maxLength: 5 }),
-  fc.integer({ min: -3, max: 5 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.boolean(),
-  fc.constant([] as Json[]),
-  fc.constant({} as Record<string, Json>),
-  fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }),
-  fc.constant(new Date(0)),
-);
-
-function paths(value: Json, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  out.push(prefix);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
-  else if (value !== null && typeof value === 'object' && !(value instanceof Date)) for (const [k, v] of Object.entries(value)) paths(v, [...prefix, k], out);
-  return out;
-}
-
-function mutate(base: Json, at: (string | number)[], op: 'set' | 'delete' | 'add', value: Json, key: string): Json {
-  const copy = structuredClone(base) as Record<string | number, Json>;
-  if (at.length === 0) return op === 'set' ? value : copy;
-  let parent: Record<string | number, Json> = copy;
-  for (const seg of at.slice(0, -1)) {
-    const next = parent?.[seg];
-    if (next === null || typeof next !== 'object') return copy; // an earlier mutation removed this path
-    parent = next as Record<string | number, Json>;
-  }
-  if (parent === null || typeof parent !== 'object') return copy;
-  const last = at[at.length - 1]!;
-  if (op === 'set') parent[last] = value;
-  else if (op === 'delete') {
-    if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete parent[last];
-  } else {
-    const target = parent[last];
-    if (target !== null && typeof target === 'object' && !Array.isArray(target) && !(target instanceof Date)) (target as Record<string, Json>)[key] = value;
-  }
-  return copy;
-}
-
-const hasDate = (v: Json): boolean =>
-  v instanceof Date || (Array.isArray(v) ? v.some(hasDate) : v !== null && typeof v === 'object' ? Object.values(v).some(hasDate) : false);
 
 describe('compiled shape versus zod', () => {
   const zodAccepts = (v: Json) => workflowSchemas().workflowFileSchema.safeParse(v).success;
