@@ -5,10 +5,9 @@
 // Like the workflow's schema (src/workflow/schema.ts), this module is loaded only by
 // scripts/gen-codes-doc.mjs and the tests: zod costs tens of milliseconds to load, so the readers check
 // files against the compiled shapes in config-shapes.generated.ts (see config-check.ts) instead.
-import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
 import { AI_COMMANDS } from '../workflow/model.js';
-import { stripDocs } from '../workflow/schema-runtime.js';
+import { requireZod, shapeOf } from '../workflow/schema-runtime.js';
 
 export function defineAiConfigSchemas(z: typeof Zod) {
   const strings = z.array(z.string());
@@ -98,23 +97,14 @@ export function defineAiConfigSchemas(z: typeof Zod) {
 export type AiConfigSchemas = ReturnType<typeof defineAiConfigSchemas>;
 export type AiConfigFormat = keyof AiConfigSchemas;
 
-let cached: { z: typeof Zod; schemas: AiConfigSchemas } | undefined;
-
-function load(): { z: typeof Zod; schemas: AiConfigSchemas } {
-  if (!cached) {
-    const z = createRequire(import.meta.url)('zod') as typeof Zod;
-    cached = { z, schemas: defineAiConfigSchemas(z) };
-  }
-  return cached;
-}
+let cached: AiConfigSchemas | undefined;
 
 export function aiConfigSchemas(): AiConfigSchemas {
-  return load().schemas;
+  return (cached ??= defineAiConfigSchemas(requireZod()));
 }
 
 /** The compact shapes the readers check against (written to config-shapes.generated.ts). */
 export function aiConfigShapes(): Record<AiConfigFormat, unknown> {
-  const { z, schemas } = load();
-  const shape = (schema: Zod.ZodType) => stripDocs(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
-  return { aiToml: shape(schemas.aiToml), aiConfigJson: shape(schemas.aiConfigJson), skillToml: shape(schemas.skillToml), skillMd: shape(schemas.skillMd) };
+  const schemas = aiConfigSchemas();
+  return { aiToml: shapeOf(schemas.aiToml), aiConfigJson: shapeOf(schemas.aiConfigJson), skillToml: shapeOf(schemas.skillToml), skillMd: shapeOf(schemas.skillMd) };
 }

@@ -5,34 +5,39 @@ import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
 import { defineWorkflowSchema, type WorkflowSchemas } from './schema.js';
 
-let cached: { z: typeof Zod; schemas: WorkflowSchemas } | undefined;
+let zod: typeof Zod | undefined;
+let schemas: WorkflowSchemas | undefined;
 
-function load(): { z: typeof Zod; schemas: WorkflowSchemas } {
-  if (!cached) {
-    const z = createRequire(import.meta.url)('zod') as typeof Zod;
-    cached = { z, schemas: defineWorkflowSchema(z) };
-  }
-  return cached;
+/** zod itself, required on first use (also by the AI layer's config schemas). */
+export function requireZod(): typeof Zod {
+  return (zod ??= createRequire(import.meta.url)('zod') as typeof Zod);
 }
 
 export function workflowSchemas(): WorkflowSchemas {
-  return load().schemas;
+  return (schemas ??= defineWorkflowSchema(requireZod()));
+}
+
+/** A schema's input JSON Schema, as zod writes it. */
+function jsonSchemaOf(schema: Zod.ZodType): Record<string, unknown> {
+  return requireZod().toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/** The compact shape the run-time checks use (load/shape-check.ts): the JSON Schema without what only people read. */
+export function shapeOf(schema: Zod.ZodType): unknown {
+  return stripDocs(jsonSchemaOf(schema));
 }
 
 /** JSON Schema for editors (`oxo-flow schema`), generated from the zod schema. */
 export function workflowJsonSchema(): Record<string, unknown> {
-  const { z, schemas } = load();
-  const schema = z.toJSONSchema(schemas.workflowFileSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...schema, title: 'oxo-flow workflow (.oxoflow)' };
+  return { ...jsonSchemaOf(workflowSchemas().workflowFileSchema), title: 'oxo-flow workflow (.oxoflow)' };
 }
 
 /** The subset of the JSON Schema that the loader's fast path checks (no descriptions or defaults). */
 export function workflowShape(): unknown {
-  return stripDocs(workflowJsonSchema());
+  return shapeOf(workflowSchemas().workflowFileSchema);
 }
 
-/** A JSON Schema without what only people read: the compact shape the run-time checks use (also for the AI layer's files). */
-export function stripDocs(node: unknown): unknown {
+function stripDocs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(stripDocs);
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
