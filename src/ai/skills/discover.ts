@@ -170,7 +170,7 @@ function globFor(dir: string, projectDir: string | undefined): string {
 /** Each skill status and how many skills have it (every status present, zeros included). */
 export function statusCounts(skills: readonly Skill[]): Record<SkillStatus, number> {
   const counts = Object.fromEntries(SKILL_STATUSES.map((s) => [s, 0])) as Record<SkillStatus, number>;
-  for (const s of skills) counts[s.status] += 1;
+  for (let i = 0; i < skills.length; i++) counts[skills[i]!.status] += 1;
   return counts;
 }
 

@@ -70,7 +70,13 @@ export function skillFromFrontMatter(raw: Record<string, unknown>, block: string
   let primaryTool = ok.primary_tool as string | undefined;
   if (ok.metadata !== undefined) {
     const meta = ok.metadata as Record<string, string | string[]>;
-    fields.metadata = Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+    // A copy (spread defines each key as its own, `__proto__` included), lists joined in place.
+    const metadata: Record<string, string> = { ...(meta as Record<string, string>) };
+    for (const k in metadata) {
+      const v = metadata[k] as string | string[];
+      if (Array.isArray(v)) metadata[k] = v.join(', ');
+    }
+    fields.metadata = metadata;
     addDomains(domains, meta.domain);
     if (typeof meta.primary_tool === 'string') primaryTool = meta.primary_tool;
   }
