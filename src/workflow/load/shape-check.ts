@@ -121,7 +121,7 @@ function conforms(node: Node, value: unknown, depth: number): boolean {
   if (typeof value !== 'object' || value === null) return true;
   if (Array.isArray(value)) {
     const items = shape.items;
-    if (items !== undefined) for (let i = 0; i < value.length; i++) if (!fits(items, value[i], depth + 1)) return false;
+    if (items !== undefined) for (const item of value) if (!fits(items, item, depth + 1)) return false;
     return true;
   }
   if (isPlainObject(value)) return objectConforms(shape, value, depth);
@@ -136,26 +136,21 @@ function fits(node: Node, value: unknown, depth: number): boolean {
 }
 
 function anyType(types: string[], value: unknown): boolean {
-  for (let i = 0; i < types.length; i++) if (hasType(types[i]!, value)) return true;
+  for (const t of types) if (hasType(t, value)) return true;
   return false;
 }
 
 /** How many of `options` the value conforms to, counting up to `enough`. */
 function matching(options: Node[], value: unknown, depth: number, enough: number): number {
   let n = 0;
-  for (let i = 0; i < options.length; i++) if (fits(options[i]!, value, depth) && ++n >= enough) break;
+  for (const option of options) if (fits(option, value, depth) && ++n >= enough) break;
   return n;
 }
 
-// Indexed loops, not for-of: until V8 optimises them (most of a short run), for-of allocates an
-// iterator and a result object per step, which `ai status` pays for every key of hundreds of files.
 function objectConforms(shape: Node, value: Record<string, unknown>, depth: number): boolean {
-  const required = shape.required;
-  if (required !== undefined) for (let i = 0; i < required.length; i++) if (!Object.hasOwn(value, required[i]!)) return false;
+  if (shape.required !== undefined) for (const key of shape.required) if (!Object.hasOwn(value, key)) return false;
   const { properties, propertyNames, additionalProperties } = shape;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
+  for (const key of Object.keys(value)) {
     if (propertyNames !== undefined && !conforms(propertyNames, key, depth + 1)) return false;
     // Own keys only: a key named `constructor` or `toString` is not a known property.
     const known = properties !== undefined && Object.hasOwn(properties, key) ? (shape.children![key] ??= new Node(properties[key]!)) : undefined;
