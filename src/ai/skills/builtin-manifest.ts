@@ -76,6 +76,9 @@ function child(dir: string, name: string): string {
   return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
+/** The fields a manifest entry may carry over to its skill (one list, not one per skill). */
+const OPTIONAL_FIELDS = ['version', 'license', 'compatibility', 'author', 'metadata', 'primaryTool', 'allowedTools'] as const;
+
 function manifestSkill(entry: ManifestEntry, dirReal: string): Skill {
   const dir = child(dirReal, entry.name);
   const skill: Skill = {
@@ -91,7 +94,8 @@ function manifestSkill(entry: ManifestEntry, dirReal: string): Skill {
     domains: entry.domains,
     sizeBytes: entry.size,
   };
-  for (const key of ['version', 'license', 'compatibility', 'author', 'metadata', 'primaryTool', 'allowedTools'] as const) {
+  for (let i = 0; i < OPTIONAL_FIELDS.length; i++) {
+    const key = OPTIONAL_FIELDS[i]!;
     if (entry[key] !== undefined) (skill as unknown as Record<string, unknown>)[key] = entry[key];
   }
   shas.set(skill, entry.sha256);

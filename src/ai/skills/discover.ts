@@ -170,7 +170,7 @@ function globFor(dir: string, projectDir: string | undefined): string {
 /** Each skill status and how many skills have it (every status present, zeros included). */
 export function statusCounts(skills: readonly Skill[]): Record<SkillStatus, number> {
   const counts = Object.fromEntries(SKILL_STATUSES.map((s) => [s, 0])) as Record<SkillStatus, number>;
-  for (const s of skills) counts[s.status] += 1;
+  for (let i = 0; i < skills.length; i++) counts[skills[i]!.status] += 1;
   return counts;
 }
 
@@ -493,14 +493,21 @@ function dropContent(skill: Skill, status: Skill['status']): void {
 
 /** Same name twice in one scope → ambiguous; same name in a lower-precedence scope → shadowed. */
 function markRelations(skills: Skill[]): void {
+  // Names seen once map to their skill; a group is made only for a name seen twice (rare), so the
+  // common case allocates no array per skill and the loop below visits only the shared names.
+  const first = new Map<string, Skill>();
   const byName = new Map<string, Skill[]>();
-  for (const s of skills) {
-    const list = byName.get(s.name);
-    if (list) list.push(s);
-    else byName.set(s.name, [s]);
+  for (let i = 0; i < skills.length; i++) {
+    const s = skills[i]!;
+    const seen = first.get(s.name);
+    if (seen === undefined) first.set(s.name, s);
+    else {
+      const list = byName.get(s.name);
+      if (list) list.push(s);
+      else byName.set(s.name, [seen, s]);
+    }
   }
   for (const [name, group] of byName) {
-    if (group.length < 2) continue;
     for (const scope of SCOPES) {
       const inScope = group.filter((s) => s.scope === scope);
       if (inScope.length < 2) continue;

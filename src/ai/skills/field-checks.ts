@@ -31,7 +31,11 @@ export function nameProblem(name: string): string | undefined {
 
 /** The description's length, counted in characters once trimmed (its type is the shape check's). */
 export function descriptionFindings(description: string, where: () => Location): Diagnostic[] {
-  const length = [...description.trim()].length;
+  const trimmed = description.trim();
+  // A string has at least as many UTF-16 units as characters: spread it (to count characters) only
+  // when its units could exceed the limit.
+  if (trimmed.length > 0 && trimmed.length <= DESCRIPTION_MAX) return [];
+  const length = [...trimmed].length;
   if (length === 0) return [diagnostic('SK005', '`description` is empty (1 to 1024 characters)', where())];
   if (length > DESCRIPTION_MAX) return [diagnostic('SK005', `\`description\` is ${length} characters long (at most ${DESCRIPTION_MAX})`, where())];
   return [];

@@ -6,7 +6,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ShapePath } from '../../workflow/load/shape-check.js';
 import { checkAgainstShape, inFileOrder, pathName } from '../config-check.js';
 import { SKILL_MD_SHAPE } from '../config-shapes.generated.js';
-import { descriptionFindings, lineOfYamlKey, nameFindings } from './field-checks.js';
+import { descriptionFindings, lineOfYamlKey, nameFindings, nameProblem } from './field-checks.js';
 import type { ParsedSkill } from './types.js';
 
 const COMPATIBILITY_MAX = 500;
@@ -41,12 +41,13 @@ export function skillFromFrontMatter(raw: Record<string, unknown>, block: string
   const name = ok.name as string | undefined;
   if (name !== undefined) {
     fields.declaredName = name;
-    findings.push(...nameFindings(name, dirName, () => at(['name']), 'directory name'));
+    if (name !== dirName || nameProblem(name) !== undefined) findings.push(...nameFindings(name, dirName, () => at(['name']), 'directory name'));
   }
   const description = ok.description as string | undefined;
   if (description !== undefined) {
     fields.description = description;
-    findings.push(...descriptionFindings(description, () => at(['description'])));
+    const found = descriptionFindings(description, () => at(['description']));
+    if (found.length > 0) findings.push(...found);
   }
   const version = ok.version as string | undefined;
   if (version !== undefined) fields.version = version;
@@ -64,27 +65,39 @@ export function skillFromFrontMatter(raw: Record<string, unknown>, block: string
   }
 
   const domains: string[] = [];
-  const addDomains = (v: unknown) => {
-    if (typeof v === 'string') domains.push(...v.split(/[,\s]+/).filter(Boolean));
-    else if (Array.isArray(v)) domains.push(...(v as string[]));
-  };
   // Agent Skills keeps client-specific fields under `metadata` (a map of strings): ours are `domain`,
   // `primary_tool` and `tool_type`. The top-level `domain`/`primary_tool` of older skills still count.
   let primaryTool = ok.primary_tool as string | undefined;
   if (ok.metadata !== undefined) {
     const meta = ok.metadata as Record<string, string | string[]>;
-    fields.metadata = Object.fromEntries(Object.entries(meta).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
-    addDomains(meta.domain);
+    // A copy (spread defines each key as its own, `__proto__` included), lists joined in place.
+    const metadata: Record<string, string> = { ...(meta as Record<string, string>) };
+    for (const k in metadata) {
+      const v = metadata[k] as string | string[];
+      if (Array.isArray(v)) metadata[k] = v.join(', ');
+    }
+    fields.metadata = metadata;
+    addDomains(domains, meta.domain);
     if (typeof meta.primary_tool === 'string') primaryTool = meta.primary_tool;
   }
   if (primaryTool !== undefined) fields.primaryTool = primaryTool;
-  addDomains(ok.domain);
-  addDomains(ok.domains);
-  fields.domains = [...new Set(domains)];
+  addDomains(domains, ok.domain);
+  addDomains(domains, ok.domains);
+  fields.domains = domains.length < 2 ? domains : [...new Set(domains)];
   if (findings.length > 1) {
     const sorted = inFileOrder(findings);
     findings.length = 0;
     findings.push(...sorted);
   }
   return fields;
+}
+
+/** Adds a `domain` value's words (a string of comma- or space-separated words, or a list) to `domains`. */
+function addDomains(domains: string[], v: unknown): void {
+  if (typeof v === 'string') {
+    const words = v.split(/[,\s]+/);
+    for (let i = 0; i < words.length; i++) if (words[i]) domains.push(words[i]!);
+  } else if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) domains.push(v[i] as string);
+  }
 }

@@ -65,17 +65,25 @@ export function renderSkillTable(skills: readonly Skill[], activeSet: ReadonlySe
   const sorted = [...skills].sort((a, b) => STATUS_ORDER[a.scope]! - STATUS_ORDER[b.scope]! || compareText(a.name, b.name) || compareText(a.format, b.format));
   const rows = sorted.map((s) => [safe(s.name), s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no']);
   const header = ['NAME', 'SCOPE', 'FORMAT', 'TYPE', 'STATUS', 'ACTIVE'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  // Plain loops building each line once: `ai status` renders hundreds of rows in a short run.
+  const widths = header.map((h) => h.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    for (let j = 0; j < widths.length; j++) if (row[j]!.length > widths[j]!) widths[j] = row[j]!.length;
+  }
   const pad = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const out = [`${indent}${style.dim(`${pad(header)}  DESCRIPTION`)}`];
   sorted.forEach((s, i) => {
     const row = rows[i]!;
-    const statusCell = s.status === 'ok' ? style.green(row[4]!.padEnd(widths[4]!)) : s.status === 'shadowed' ? style.dim(row[4]!.padEnd(widths[4]!)) : style.yellow(row[4]!.padEnd(widths[4]!));
-    const cells = row.map((c, j) => c.padEnd(widths[j]!));
-    cells[4] = statusCell;
-    if (activeSet.has(s)) cells[5] = style.bold(cells[5]!);
+    let line = indent;
+    for (let j = 0; j < row.length; j++) {
+      let cell = row[j]!.padEnd(widths[j]!);
+      if (j === 4) cell = s.status === 'ok' ? style.green(cell) : s.status === 'shadowed' ? style.dim(cell) : style.yellow(cell);
+      else if (j === 5 && row[5] === 'yes') cell = style.bold(cell);
+      line += j === 0 ? cell : `  ${cell}`;
+    }
     const description = s.description ? safe(truncate(s.description, 70)) : '';
-    out.push(`${indent}${cells.join('  ')}  ${description}`.trimEnd());
+    out.push(`${line}  ${description}`.trimEnd());
     const reason = s.status === 'ok' ? undefined : s.findings.find((f) => f.severity === 'error') ?? s.findings.find((f) => f.code === 'SK018' || f.code === 'SK019' || f.code === 'SK020') ?? s.findings[0];
     if (reason) out.push(`${indent}  ${style.dim('└')} ${reason.code}: ${safe(reason.message)}${reason.line ? ` (${safe(path.basename(s.path))}:${reason.line})` : ''}`);
   });

@@ -92,6 +92,23 @@ describe('formats and statuses', () => {
     expect(loaded(skills[1]!).prompt).toBe('Guidance from qc.');
   });
 
+  it('ambiguous and shadowed at once: two of a name in the project, a third in the user scope', () => {
+    writeToml(t.projectSkills, 'trio', tomlSkill('trio'));
+    writeMd(t.projectSkills, 'trio', mdSkill('trio'));
+    writeMd(t.userSkills, 'trio', mdSkill('trio'));
+    writeMd(t.userSkills, 'solo', mdSkill('solo'));
+    const all = discover().skills;
+    const skills = all.filter((s) => s.name === 'trio');
+    expect(skills.map((s) => [s.scope, s.status, codes(s)])).toEqual([
+      ['project', 'ambiguous', ['SK019']],
+      ['project', 'ambiguous', ['SK019']],
+      ['user', 'shadowed', ['SK018']],
+    ]);
+    expect(skills[0]!.findings[0]!.message).toContain('2 skills named "trio"');
+    expect(skills[0]!.findings[0]!.message).toContain(skills[1]!.path);
+    expect(only(all, 'solo')).toMatchObject({ status: 'ok', findings: [] });
+  });
+
   it('ambiguous: TOML and SKILL.md with one name in one scope', () => {
     writeToml(t.projectSkills, 'dup', tomlSkill('dup'));
     writeMd(t.projectSkills, 'dup', mdSkill('dup'));

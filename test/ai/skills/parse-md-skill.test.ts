@@ -33,6 +33,14 @@ describe('parseMdSkill', () => {
     expect(parseMdSkill('---\nname: x\ndescription: [d\n---\nbody', FILE, 'x').findings).toMatchObject([{ code: 'SK009' }]);
   });
 
+  it('metadata lists are joined, domains gathered from metadata and the top level once each, in order', () => {
+    const text = '---\nname: x\ndescription: d\nmetadata:\n  domain: [qc, wgs]\n  tool_type: cli\ndomain: wgs rnaseq,qc\ndomains: [atac]\n---\n# Body\n';
+    const s = parseMdSkill(text, FILE, 'x');
+    expect(s.findings).toEqual([]);
+    expect(s.metadata).toEqual({ domain: 'qc, wgs', tool_type: 'cli' });
+    expect(s.domains).toEqual(['qc', 'wgs', 'rnaseq', 'atac']);
+  });
+
   it('reads an empty front matter as no fields', () => {
     expect(parseMdSkill('---\n---\nbody', FILE, 'x').findings.map((f) => f.code)).toEqual(['SK003', 'SK003']);
   });
