@@ -29,11 +29,10 @@ for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rm
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
 // compiled to dist/ before this script runs). The second bundle exports the modules of its
-// commands and the AI modules the core's --ai review loads; the launcher learns from
-// dist/more-commands.json which first words to send there.
-const { COMMANDS, SHARED_MORE_MODULES } = await import(`${root}dist/cli/command-table.js`);
+// commands; the launcher learns from dist/more-commands.json which first words to send there.
+const { COMMANDS } = await import(`${root}dist/cli/command-table.js`);
 const moreEntries = COMMANDS.filter((c) => c.bundle === 'more');
-const MORE = [...new Set([...moreEntries.map((c) => c.module), ...SHARED_MORE_MODULES])];
+const MORE = [...new Set(moreEntries.map((c) => c.module))];
 writeFileSync(`${root}dist/more-commands.json`, `${JSON.stringify([...new Set(moreEntries.map((c) => c.path[0]))])}\n`);
 const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 
@@ -92,8 +91,9 @@ const lazyPackages = {
 // The --ai review of validate, lint and dry-run (src/cli/ai-review-run.ts) also gets a bundle of its
 // own, dist/oxo-flow-review.cjs: the review needs a third of the second bundle, and V8 reads, and
 // deserialises the code cache of, every byte of the bundle it loads (docs/benchmarks.md, --ai overhead).
-const REVIEW_MODULE = 'cli/ai-review-run.js';
-const isReview = (file) => file.endsWith(`/dist/${REVIEW_MODULE}`);
+// It also serves the core's one other AI read: `[ai] enabled` in ai.toml (src/cli/ai-review.ts).
+const REVIEW_MODULES = ['cli/ai-review-run.js', 'ai/project.js'];
+const isReview = (file) => REVIEW_MODULES.some((m) => file.endsWith(`/dist/${m}`));
 
 // In the core, an import of a module that lives in the second bundle becomes that bundle (the review
 // module, the review bundle). The core imports them all with import(), so esbuild defers the require
@@ -216,7 +216,7 @@ const more = await build({
 const review = await build({
   metafile: true,
   ...common,
-  stdin: { contents: await lazyEntry([REVIEW_MODULE]), resolveDir: root, loader: 'js' },
+  stdin: { contents: await lazyEntry(REVIEW_MODULES), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-review.cjs',
   plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
 });

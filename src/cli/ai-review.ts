@@ -38,7 +38,7 @@ export function aiRequest(
 
 export async function addAiReview(result: CommandResult, request: AiReviewRequest, ctx: CliContext): Promise<CommandResult> {
   if (!(await aiRequested(request, ctx))) return result;
-  // The review (skills, provider client, agent loop) lives in the second bundle.
+  // The review (skills, provider client, agent loop) lives in its own bundle (scripts/bundle.mjs).
   const { runAiReview } = await import('./ai-review-run.js');
   return runAiReview(result, request, ctx);
 }

@@ -402,11 +402,5 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
   }),
 ];
 
-/**
- * Modules of the AI layer that the core loads from the second bundle when `--ai` asks for a review
- * (src/cli/ai-review.ts); with the command modules of 'more' entries, they make up that bundle's exports.
- */
-export const SHARED_MORE_MODULES: readonly string[] = ['cli/ai-review-run.js', 'ai/skills/index.js', 'ai/project.js', 'ai/project-provider.js'];
-
 /** The name a command reports in --json (`ai skills list`). */
 export const commandName = (path: readonly string[]): string => path.join(' ');
