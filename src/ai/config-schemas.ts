@@ -9,7 +9,7 @@ import type * as Zod from 'zod';
 import { AI_COMMANDS } from '../workflow/model.js';
 import { requireZod, shapeOf } from '../workflow/schema-runtime.js';
 
-export function defineAiConfigSchemas(z: typeof Zod) {
+function defineAiConfigSchemas(z: typeof Zod) {
   const strings = z.array(z.string());
 
   const commandTable = z.strictObject({ skills: strings.optional().describe('skills activated for this command only') });

@@ -111,7 +111,7 @@ function openConfined(file: string, rootReal: string): number | SafeRead {
   return openNoFollow(target, file, rootReal);
 }
 
-export function describeKind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
+function describeKind(st: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';
   if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device file';

@@ -37,7 +37,7 @@ export const NET_IDLE_TIMEOUT = 'NET_IDLE_TIMEOUT';
 /** The other side closed or reset the connection before the response was complete. */
 export const NET_CLOSED = 'NET_CLOSED';
 
-export class NetError extends Error {
+class NetError extends Error {
   override readonly name = 'NetError';
   constructor(
     readonly code: string,
@@ -161,7 +161,7 @@ export interface SendInput extends RequestInput {
   client: HttpClient;
 }
 
-export const MAX_REDIRECTS = 3;
+const MAX_REDIRECTS = 3;
 
 /**
  * Send, following up to MAX_REDIRECTS same-origin 307/308 redirects (which keep method and body).

@@ -18,8 +18,8 @@ export interface StreamableHttpOptions {
   maxResponseBytes?: number;
 }
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Resuming a broken SSE reply: at most this many GETs, waiting the server's retry (capped). */
 const MAX_RESUMES = 2;
 const DEFAULT_RETRY_MS = 1_000;

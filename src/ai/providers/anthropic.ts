@@ -8,7 +8,7 @@ import { ProviderHttp, preview } from './http-call.js';
 import { parseArguments } from './openai.js';
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, HttpSettings, StopReason, ToolCall } from './types.js';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 const DEFAULT_MAX_TOKENS = 4096;
 
 export interface AnthropicOptions {

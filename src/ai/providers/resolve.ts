@@ -10,7 +10,7 @@ import { checkAgainstShape, pathName } from '../config-check.js';
 import { AI_CONFIG_JSON_SHAPE } from '../config-shapes.generated.js';
 import { indexJsonKeyPositions } from '../json-key-positions.js';
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'scripted', 'disabled'] as const;
+const PROVIDER_KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'scripted', 'disabled'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 export const AI_CONFIG_SCHEMA_VERSION = 1;
 

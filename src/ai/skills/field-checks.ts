@@ -3,8 +3,8 @@
 import { diagnostic, type Diagnostic, type Location } from '../../diagnostics/diagnostic.js';
 
 export const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const NAME_MAX = 64;
-export const DESCRIPTION_MAX = 1024;
+const NAME_MAX = 64;
+const DESCRIPTION_MAX = 1024;
 
 /**
  * Findings for a skill name (already known to be a string: the shape check reports a missing or
@@ -48,10 +48,6 @@ export function typeName(value: unknown): string {
   if (typeof value === 'object') return 'a table';
   if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a float';
   return `a ${typeof value}`;
-}
-
-export function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -29,7 +29,7 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** `rules[2] ("align").threads` — the rule name helps more than its index. */
-export function pathText(path: readonly PropertyKey[], data: unknown): string {
+function pathText(path: readonly PropertyKey[], data: unknown): string {
   let text = '';
   path.forEach((seg, n) => {
     if (typeof seg === 'number') {
