@@ -153,10 +153,6 @@ export class HttpClient {
   }
 }
 
-export function createClient(t: AgentTimeouts): HttpClient {
-  return new HttpClient(t);
-}
-
 export interface SendInput extends RequestInput {
   client: HttpClient;
 }

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, drain, errorCode, NET_CLOSED, NET_FIRST_BYTE_TIMEOUT, NET_IDLE_TIMEOUT, readCapped, sendFollowingRedirects, type HttpClient } from '../../src/net/http.js';
+import { drain, errorCode, NET_CLOSED, NET_FIRST_BYTE_TIMEOUT, NET_IDLE_TIMEOUT, readCapped, sendFollowingRedirects, HttpClient } from '../../src/net/http.js';
 
 const servers: Server[] = [];
 const clients: HttpClient[] = [];
@@ -22,8 +22,8 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
-function client(t: Partial<Parameters<typeof createClient>[0]> = {}): HttpClient {
-  const c = createClient({ connectTimeoutMs: 5_000, ...t });
+function client(t: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}): HttpClient {
+  const c = new HttpClient({ connectTimeoutMs: 5_000, ...t });
   clients.push(c);
   return c;
 }

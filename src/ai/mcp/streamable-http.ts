@@ -1,7 +1,7 @@
 // Streamable HTTP transport (MCP 2025-03-26 … 2025-11-25): one POST per message, replies as JSON
 // or SSE, session id from a successful initialize only, DELETE on close. Knows HTTP, not MCP
 // methods: ids and timeouts live in jsonrpc.ts, re-initialisation in client.ts.
-import { createClient, delay, drain, errorCode, headerValue, type HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
+import { delay, drain, errorCode, headerValue, HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
 import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
@@ -55,7 +55,7 @@ export class StreamableHttpTransport implements Transport {
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     // Our own deadlines (jsonrpc.ts) bound each request; first-byte and idle timers would cut
     // long tool calls and SSE streams at arbitrary points, so they are off.
-    this.client = createClient({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+    this.client = new HttpClient({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
   }
 
   get sessionId(): string | undefined {

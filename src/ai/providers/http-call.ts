@@ -2,9 +2,8 @@
 // whose events go to the caller as they arrive. HTTP errors and network failures become
 // ProviderErrors with a class; every message is redacted of the secrets before it exists.
 import {
-  createClient,
   errorCode,
-  type HttpClient,
+  HttpClient,
   mediaType,
   NET_CLOSED,
   NET_CONNECT_TIMEOUT,
@@ -37,7 +36,7 @@ export class ProviderHttp {
   constructor(private readonly settings: HttpSettings) {}
 
   private http(): HttpClient {
-    return (this.client ??= createClient({
+    return (this.client ??= new HttpClient({
       connectTimeoutMs: this.settings.connectTimeoutMs,
       firstByteTimeoutMs: this.settings.firstByteTimeoutMs,
       idleTimeoutMs: this.settings.idleTimeoutMs,
