@@ -14,8 +14,8 @@
 // Modules two bundles need are copied into each; they hold no state that must be shared.
 //
 // Packages that only some commands need stay outside and load on demand (zod, js-yaml, prompts,
-// chalk); eventsource-parser (8 KB) is bundled. The AI layer's HTTP is Node's own http module,
-// loaded on first use.
+// chalk, undici); eventsource-parser (8 KB) is bundled. The AI layer's HTTP is undici, which
+// src/net/http.ts imports on the first request only.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,7 +169,8 @@ const common = {
   legalComments: 'none',
   // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (js-yaml and
   // eventsource-parser, 8 KB, are bundled into the second bundle, which alone uses them.)
-  external: ['zod', 'prompts', 'chalk'],
+  // undici (the AI layer's HTTP client, src/net/http.ts) loads with the first request from node_modules.
+  external: ['zod', 'prompts', 'chalk', 'undici'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.

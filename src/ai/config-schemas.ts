@@ -48,7 +48,7 @@ function defineAiConfigSchemas(z: typeof Zod) {
     fallback: z
       .strictObject({ provider: z.string(), model: z.string().optional(), base_url: z.string().optional(), key_env: z.string().optional() })
       .optional(),
-    timeouts: z.strictObject({ connect_ms: nonNegative.optional(), first_byte_ms: nonNegative.optional(), idle_ms: nonNegative.optional() }).optional(),
+    timeouts: z.strictObject({ connect_ms: nonNegative.optional(), first_byte_ms: nonNegative.optional(), idle_ms: nonNegative.optional(), total_ms: nonNegative.optional() }).optional(),
     retries: z.union([nonNegative, z.strictObject({ max: nonNegative.optional(), base_ms: nonNegative.optional() })]).optional(),
   });
 

@@ -1,7 +1,7 @@
 // Streamable HTTP transport (MCP 2025-03-26 … 2025-11-25): one POST per message, replies as JSON
 // or SSE, session id from a successful initialize only, DELETE on close. Knows HTTP, not MCP
 // methods: ids and timeouts live in jsonrpc.ts, re-initialisation in client.ts.
-import { delay, drain, errorCode, headerValue, HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
+import { delay, drain, errorCode, headerValue, HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, NET_PROXY_INVALID, NET_PROXY_REFUSED, proxyStatus, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
 import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
@@ -44,6 +44,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly extraHeaders: Record<string, string>;
   private readonly client: HttpClient;
   private readonly maxBytes: number;
+  /** The proxy the requests go through, shown without credentials; undefined when direct. */
+  private readonly via: string | undefined;
 
   constructor(options: StreamableHttpOptions) {
     this.url = new URL(options.url);
@@ -56,6 +58,8 @@ export class StreamableHttpTransport implements Transport {
     // Our own deadlines (jsonrpc.ts) bound each request; first-byte and idle timers would cut
     // long tool calls and SSE streams at arbitrary points, so they are off.
     this.client = new HttpClient({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+    const proxy = this.client.proxyFor(this.url);
+    this.via = proxy === undefined ? undefined : displayUrl(proxy);
   }
 
   get sessionId(): string | undefined {
@@ -144,7 +148,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       sent = await sendFollowingRedirects(this.url, { method: 'POST', body, headers, ...(signal ? { signal } : {}), client: this.client });
     } catch (err) {
-      throw networkFailure(err, this.shownUrl, signal);
+      throw networkFailure(err, this.shownUrl, signal, this.via);
     }
     if ('crossOrigin' in sent) {
       throw new McpFailure('MCP011', `${this.shownUrl} redirected to another origin (${displayUrl(sent.crossOrigin.origin)}); not followed, so no header reaches it`);
@@ -167,7 +171,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         get = await this.client.request(this.url, { method: 'GET', headers, ...(options.signal ? { signal: options.signal } : {}) });
       } catch (err) {
-        throw networkFailure(err, this.shownUrl, options.signal);
+        throw networkFailure(err, this.shownUrl, options.signal, this.via);
       }
       if (get.statusCode !== 200 || mediaType(get.headers['content-type']) !== 'text/event-stream') {
         await drain(get);
@@ -206,7 +210,7 @@ export class StreamableHttpTransport implements Transport {
       });
     } catch (err) {
       if (err instanceof SseTooLarge) throw new McpFailure('MCP012', `${this.shownUrl} sent ${err.message}`);
-      throw networkFailure(err, this.shownUrl, options.signal);
+      throw networkFailure(err, this.shownUrl, options.signal, this.via);
     }
     if (failure !== undefined) throw failure;
   }
@@ -277,14 +281,21 @@ function describeBody(errorText: string | undefined, text: string): string {
   return text.trim() === '' ? '' : `: ${preview(text)}`;
 }
 
-function networkFailure(err: unknown, shownUrl: string, signal?: AbortSignal): Error {
+function networkFailure(err: unknown, shownUrl: string, signal?: AbortSignal, via?: string): Error {
   if (signal?.aborted && signal.reason instanceof Error) return signal.reason;
   if (err instanceof McpFailure) return err;
   const e = err as { message?: string };
   const code = errorCode(err);
-  if (code === NET_CONNECT_TIMEOUT) return new McpFailure('MCP002', `cannot connect to ${shownUrl}: connection timed out`);
+  // Through a proxy, a refused or unknown host may be the proxy's: say which one was tried.
+  const through = via === undefined ? '' : ` (through the proxy ${via})`;
+  if (code === NET_PROXY_INVALID) return new McpFailure('MCP002', `cannot reach ${shownUrl}: ${e.message}`);
+  if (code === NET_PROXY_REFUSED) {
+    const status = proxyStatus(err);
+    return new McpFailure('MCP002', `the proxy ${via ?? ''} refused the connection to ${shownUrl} (HTTP ${status}${status === 407 ? ': proxy authentication required' : ''})`);
+  }
+  if (code === NET_CONNECT_TIMEOUT) return new McpFailure('MCP002', `cannot connect to ${shownUrl}${through}: connection timed out`);
   if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)) {
-    return new McpFailure('MCP002', `cannot connect to ${shownUrl}: ${code}`);
+    return new McpFailure('MCP002', `cannot connect to ${shownUrl}${through}: ${code}`);
   }
   if (code === NET_CLOSED) {
     return new McpFailure('MCP008', `${shownUrl} closed the connection before the response was complete`);

@@ -79,6 +79,7 @@ export interface HttpOverrides {
   connectTimeoutMs?: number;
   firstByteTimeoutMs?: number;
   idleTimeoutMs?: number;
+  totalTimeoutMs?: number;
   maxRetries?: number;
   retryBaseMs?: number;
 }
@@ -259,6 +260,7 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
     ['connectTimeoutMs', num('timeouts', 'connect_ms')],
     ['firstByteTimeoutMs', num('timeouts', 'first_byte_ms')],
     ['idleTimeoutMs', num('timeouts', 'idle_ms')],
+    ['totalTimeoutMs', num('timeouts', 'total_ms')],
     ['maxRetries', typeof obj.retries === 'number' ? num('retries') : num('retries', 'max')],
     ['retryBaseMs', num('retries', 'base_ms')],
   ];

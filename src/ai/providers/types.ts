@@ -65,6 +65,11 @@ export interface HttpSettings {
   firstByteTimeoutMs: number;
   /** Longest silence inside a streamed answer. */
   idleTimeoutMs: number;
+  /**
+   * Longest time for one whole request, answer included (0: none). Keep-alive comments reset the
+   * idle timer, so without it a server could keep a stream open for ever.
+   */
+  totalTimeoutMs: number;
   /** Retries after the first attempt, on 429, 5xx and network errors. */
   maxRetries: number;
   retryBaseMs: number;
@@ -76,6 +81,7 @@ export const DEFAULT_HTTP: HttpSettings = {
   connectTimeoutMs: 10_000,
   firstByteTimeoutMs: 120_000,
   idleTimeoutMs: 60_000,
+  totalTimeoutMs: 600_000,
   maxRetries: 3,
   retryBaseMs: 500,
   maxRetryWaitMs: 60_000,
