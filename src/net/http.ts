@@ -77,7 +77,9 @@ export function proxySettings(env: Env): ProxySettings {
   const httpProxy = nonEmpty(env.http_proxy) ?? nonEmpty(env.HTTP_PROXY);
   // An https URL uses HTTPS_PROXY, else HTTP_PROXY (curl does the same).
   const httpsProxy = nonEmpty(env.https_proxy) ?? nonEmpty(env.HTTPS_PROXY) ?? httpProxy;
-  const noProxy = [nonEmpty(env.no_proxy) ?? nonEmpty(env.NO_PROXY), ...ALWAYS_DIRECT].filter(Boolean).join(',');
+  const given = nonEmpty(env.no_proxy) ?? nonEmpty(env.NO_PROXY);
+  // `*` (no proxy at all) counts only alone, in undici as in curl.
+  const noProxy = given === '*' ? '*' : [given, ...ALWAYS_DIRECT].filter(Boolean).join(',');
   return { ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), noProxy };
 }
 
