@@ -49,6 +49,9 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
       }
     }
   }
+  // Everything the command knows to be secret (sensitive config values, credential variables): the
+  // model may repeat a value it saw, and a repeated value is masked like any other.
+  for (const s of ctx.secrets) secrets.push(s);
   const redact = (text: string) => redactSecrets(text, secrets);
   const say = (text: string) => options.say?.(redact(text));
   const notices: Diagnostic[] = [];
@@ -57,6 +60,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
   try {
     provider = createChatProvider(resolved, {
       env: ctx.env,
+      secrets: () => secrets,
       events: {
         onRetry: ({ attempt, waitMs, error }) => say(`  (${error.message}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s)`),
         onFallback: ({ from, to, error }) => {

@@ -3,6 +3,7 @@
 // builds the command line from this table; scripts/bundle.mjs reads it (from dist/) to decide which
 // modules go into the second bundle and which first words the launcher sends there. Adding a command
 // is one entry here.
+import { kindList } from '../ai/providers/registry.js';
 import { Command, Option } from 'commander';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AiCallOptions } from './commands/ai-call.js';
@@ -257,7 +258,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
       projectFlag(
         c
           .argument('[workflow]', 'the .oxoflow file whose [ai] table to read')
-          .option('--check', 'connect to the MCP servers of active tool skills (network); the provider is not contacted')
+          .option('--check', 'use the network: connect to the MCP servers of active tool skills and send the provider one small request')
           .option('--all', 'list every built-in skill instead of a count')
           .option('--skill <name>', 'activate a skill as --skill would (repeatable)', collect, [] as string[]),
       ),
@@ -351,7 +352,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)',
     define: (c) =>
       c
-        .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+        .option('--provider <kind>', `${kindList()} (no questions asked)`)
         .option('--model <model>', "model name (default: the kind's current default)")
         .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
         .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)'),

@@ -165,7 +165,7 @@ describe('the CLI through a proxy', () => {
       OXO_FLOW_HOME: home,
       OXO_FLOW_AI_PROVIDER: 'openai',
       OXO_FLOW_AI_BASE_URL: 'https://llm.invalid/v1',
-      OPENAI_API_KEY: KEY,
+      OXO_FLOW_AI_API_KEY: KEY,
       HTTPS_PROXY: withCredentials(p),
       NODE_EXTRA_CA_CERTS: tls.caFile,
     };

@@ -171,6 +171,16 @@ function errorOf(text: string): { type: string; message: string } {
   return { type: '', message: text.trim() };
 }
 
+/**
+ * `{base}/{path}`, keeping the base URL's query string where it belongs, at the end
+ * (`http://h/v1?api-version=1` → `http://h/v1/chat/completions?api-version=1`).
+ */
+export function endpointUrl(baseUrl: string, path: string): string {
+  const q = baseUrl.search(/[?#]/);
+  const [base, tail] = q < 0 ? [baseUrl, ''] : [baseUrl.slice(0, q), baseUrl.slice(q)];
+  return `${base.replace(/\/+$/, '')}/${path}${tail}`;
+}
+
 export function preview(text: string, max = 300): string {
   const flat = Array.from(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim());
   return flat.length > max ? `${flat.slice(0, max).join('')}…` : flat.join('') || '(empty)';

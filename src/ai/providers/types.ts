@@ -19,7 +19,13 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      content: string;
+      toolCalls?: ToolCall[];
+      /** The model's reasoning for this turn, kept for servers that want it sent back (DeepSeek). */
+      reasoning?: string;
+    }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
 
 export interface ChatRequest {
@@ -29,6 +35,11 @@ export interface ChatRequest {
   /** Stream (SSE) and hand each text fragment to onText as it arrives. */
   stream: boolean;
   onText?: (delta: string) => void;
+  /**
+   * Reasoning as it streams (`reasoning_content`, Ollama's `reasoning`, `<think>…</think>` text):
+   * never part of the answer; a display may show that the model is thinking.
+   */
+  onReasoning?: (delta: string) => void;
   maxTokens?: number;
   signal?: AbortSignal;
 }
@@ -41,7 +52,10 @@ export interface Usage {
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
 export interface ChatResponse {
+  /** The answer, without any reasoning. */
   text: string;
+  /** The model's reasoning, when the server sent any (see ChatRequest.onReasoning). */
+  reasoning?: string;
   toolCalls: ToolCall[];
   stopReason: StopReason;
   usage: Usage;
