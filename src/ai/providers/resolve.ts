@@ -253,18 +253,23 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
 function checkFallback(out: ResolvedProvider, env: Readonly<Record<string, string | undefined>>, diagnostics: Diagnostic[]): void {
   const fb = out.fallback;
   if (fb === undefined) return;
+  const problem = fallbackProblem(fb, env);
+  if (typeof problem === 'string') {
+    diagnostics.push(diagnostic('PV006', `the fallback provider ${problem}; it is not used, the primary (${out.kind}) still is`));
+    delete out.fallback;
+  } else out.fallback = { ...fb, provider: problem.kind };
+}
+
+/** Why a fallback cannot work, or its kind as the registry names it. */
+function fallbackProblem(fb: FallbackEntry, env: Readonly<Record<string, string | undefined>>): string | { kind: string } {
   const kind = canonicalKind(fb.provider);
   const info = kind !== undefined ? providerInfo(kind) : undefined;
-  const drop = (why: string) => {
-    diagnostics.push(diagnostic('PV006', `the fallback provider ${why}; it is not used, the primary (${out.kind}) still is`));
-    delete out.fallback;
-  };
-  if (info === undefined) return drop(`"${fb.provider}" is not one of ${kindList(MODEL_KINDS)}`);
+  if (info === undefined) return `"${fb.provider}" is not one of ${kindList(MODEL_KINDS)}`;
   const baseUrl = fb.baseUrl ?? info.baseUrl;
-  if (baseUrl === undefined) return drop(`${info.kind} has no "base_url"`);
+  if (baseUrl === undefined) return `${info.kind} has no "base_url"`;
   const key = pickKey({ info, baseUrl, env, generic: false, config: { ...(fb.keyEnv ? { keyEnv: fb.keyEnv } : {}), baseUrl } });
-  if (key === undefined && info.keyRequired && sameOrigin(baseUrl, info.baseUrl)) return drop(`${info.kind} has no API key (${fb.keyEnv ?? info.keyEnv} is not set)`);
-  out.fallback = { ...fb, provider: info.kind };
+  if (key === undefined && info.keyRequired && sameOrigin(baseUrl, info.baseUrl)) return `${info.kind} has no API key (${fb.keyEnv ?? info.keyEnv} is not set)`;
+  return { kind: info.kind };
 }
 
 function ollamaBaseUrl(host: string): string {
