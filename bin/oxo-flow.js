@@ -22,6 +22,9 @@ const MORE = path.join(DIST, MORE_ID);
 /** The core requires the --ai review's own bundle by this name (scripts/bundle.mjs). */
 const REVIEW_ID = './oxo-flow-review.cjs';
 const REVIEW = path.join(DIST, REVIEW_ID);
+/** The bundles that make requests take undici from this one, on the first request (scripts/bundle.mjs). */
+const NET_ID = './oxo-flow-net.cjs';
+const NET = path.join(DIST, NET_ID);
 /**
  * First words of the commands that live in the second bundle, which carries its own copy of the
  * command line: they run from it alone, and the core is never loaded. Every other command line goes
@@ -66,7 +69,7 @@ function loadBundle(file) {
   loaded.set(file, { module: bundleModule, script, cache });
   // The launcher's own require: packages resolve from the same node_modules as from dist/, and
   // node:module (createRequire) stays unloaded.
-  const bundleRequire = (id) => (id === MORE_ID ? loadBundle(MORE) : id === REVIEW_ID ? loadBundle(REVIEW) : require(id));
+  const bundleRequire = (id) => (id === MORE_ID ? loadBundle(MORE) : id === REVIEW_ID ? loadBundle(REVIEW) : id === NET_ID ? loadBundle(NET) : require(id));
   script.runInThisContext()(bundleModule.exports, bundleRequire, bundleModule, file, DIST);
   return bundleModule.exports;
 }
@@ -93,4 +96,4 @@ function main() {
 
 if (require.main === module) main();
 // scripts/code-cache.cjs writes the caches with the same loader.
-else module.exports = { BUNDLE, MORE, REVIEW, bundleFor, loadBundle, loaded };
+else module.exports = { BUNDLE, MORE, REVIEW, NET, bundleFor, loadBundle, loaded };

@@ -14,8 +14,9 @@
 // Modules two bundles need are copied into each; they hold no state that must be shared.
 //
 // Packages that only some commands need stay outside and load on demand (zod, js-yaml, prompts,
-// chalk, undici); eventsource-parser (8 KB) is bundled. The AI layer's HTTP is undici, which
-// src/net/http.ts imports on the first request only.
+// chalk); eventsource-parser (8 KB) is bundled. The AI layer's HTTP client, undici, is a fourth
+// bundle, dist/oxo-flow-net.cjs, with its own code cache: the second and review bundles hold a
+// stand-in that loads it on first use, which is the first request.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
-rmSync(`${root}dist/oxo-flow-net.cjs`, { force: true }); // the third bundle (undici) of earlier builds
 for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
@@ -48,7 +48,7 @@ const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
 // optional packages (zod, chalk) and tty, http and https (src/net) make the AI layer's requests.
 // In the bundles each becomes a stand-in with the same property names (read from this Node at
 // build time) that loads the real module on first use.
-const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'http', 'https'];
+const LAZY_BUILTINS = ['child_process', 'crypto', 'zlib', 'readline', 'module', 'http', 'https', 'v8'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
@@ -84,6 +84,23 @@ const lazyPackages = {
         contents: `let real;\nconst load = () => (real ??= require(${JSON.stringify(args.path)}));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`,
         loader: 'js',
       };
+    });
+  },
+};
+
+// undici is 110 files in node_modules; read from there on the first request it took longer than the
+// rest of `--ai` together (bench/ai-overhead.mjs). It is bundled on its own, dist/oxo-flow-net.cjs
+// (one read, compiled from its code cache), and the bundles that make requests hold a stand-in whose
+// getters load it on first use: the launcher maps './oxo-flow-net.cjs' to that bundle.
+const lazyNet = {
+  name: 'lazy-net',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici', namespace: 'lazy-net' }));
+    b.onResolve({ filter: /^\.\/oxo-flow-net\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-net' }, () => {
+      const names = Object.keys(buildRequire('undici')).filter((n) => n !== 'default' && n !== '__esModule');
+      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
+      return { contents: `let real;\nconst load = () => (real ??= require('./oxo-flow-net.cjs'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`, loader: 'js' };
     });
   },
 };
@@ -169,8 +186,7 @@ const common = {
   legalComments: 'none',
   // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (js-yaml and
   // eventsource-parser, 8 KB, are bundled into the second bundle, which alone uses them.)
-  // undici (the AI layer's HTTP client, src/net/http.ts) loads with the first request from node_modules.
-  external: ['zod', 'prompts', 'chalk', 'undici'],
+  external: ['zod', 'prompts', 'chalk'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.
@@ -211,7 +227,7 @@ const more = await build({
   // live here (ai, template, init, schema, completions) from it alone, without loading the core.
   stdin: { contents: await lazyEntry(['cli/main.js', ...MORE]), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-more.cjs',
-  plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
+  plugins: [lazyBuiltins, lazyPackages, lazyNet, lazyYaml, noJsFunctionType, sharedPath],
 });
 
 const review = await build({
@@ -219,17 +235,33 @@ const review = await build({
   ...common,
   stdin: { contents: await lazyEntry(REVIEW_MODULES), resolveDir: root, loader: 'js' },
   outfile: 'dist/oxo-flow-review.cjs',
-  plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
+  plugins: [lazyBuiltins, lazyPackages, lazyNet, lazyYaml, noJsFunctionType, sharedPath],
+});
+
+// The net bundle: the part of undici that src/net/http.ts uses (EnvHttpProxyAgent and its pools, and
+// the request method every dispatcher gets, as undici's own index.js gives it), not fetch, WebSocket,
+// caches or mocks: evaluating the whole package cost about three times as much (bench/ai-overhead.mjs).
+const NET_ENTRY = [
+  "const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');",
+  "Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js'));",
+  "module.exports = { EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent.js'), Pool: require('undici/lib/dispatcher/pool.js') };",
+].join('\n');
+const net = await build({
+  metafile: true,
+  ...common,
+  stdin: { contents: NET_ENTRY, resolveDir: root, loader: 'js' },
+  outfile: 'dist/oxo-flow-net.cjs',
+  plugins: [lazyBuiltins],
 });
 
 // What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
 const inputs = (result) => Object.keys(result.metafile.inputs).sort();
-writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-review.cjs': inputs(review) }, null, 1)}\n`);
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-review.cjs': inputs(review), 'oxo-flow-net.cjs': inputs(net) }, null, 1)}\n`);
 
 // Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
 // (so it never builds a second, wrapped copy of the source), under a first line that names the build
 // by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
-for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-review.cjs']) {
+for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-review.cjs', 'oxo-flow-net.cjs']) {
   const file = `${root}dist/${name}`;
   const text = readFileSync(file, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);

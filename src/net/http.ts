@@ -5,12 +5,14 @@
 // cancels. Knows HTTP only: each caller turns failures into its own error codes.
 //
 // undici is loaded on the first request, never when this module is: the deterministic commands
-// (validate, lint, dry-run without --ai) must not pay for it (scripts/bundle.mjs keeps it outside the
-// bundles; test/architecture checks what loads).
+// (validate, lint, dry-run without --ai) must not pay for it (in the bundles undici is a stand-in
+// for its own bundle, loaded on first use: scripts/bundle.mjs; test/architecture checks what loads).
 import type { IncomingHttpHeaders } from 'node:http';
 // A stand-in in the bundles that loads the real module on first use (scripts/bundle.mjs).
-import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Readable } from 'node:stream';
+// In the bundles a stand-in whose getters load undici's own bundle on first use (scripts/bundle.mjs).
+import * as undici from 'undici';
 import type { Dispatcher } from 'undici';
 
 export interface Response {
@@ -104,21 +106,18 @@ export function proxyFor(url: URL, settings: ProxySettings): string | undefined 
   return proxy === undefined || bypassed(url, settings.noProxy) ? undefined : proxy;
 }
 
-type Undici = typeof import('undici');
-let undiciModule: Undici | undefined;
+let tieringOff = false;
 
-/**
- * undici, loaded once, on the first request. (require, not import(): the bundles run as CommonJS
- * scripts, where import() is not available.)
- */
-function loadUndici(): Undici {
-  if (undiciModule !== undefined) return undiciModule;
-  const require = createRequire(import.meta.url);
-  // undici parses HTTP with a WebAssembly build of llhttp. V8 would recompile its hot functions in
-  // background threads, and a short-lived CLI then waits at exit for those jobs. The baseline
-  // compiler is fast enough for our small answers.
-  (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
-  return (undiciModule = require('undici') as Undici);
+/** undici, the first time a client is made. */
+function loadUndici(): typeof undici {
+  // undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection. V8 would
+  // recompile its hot functions in background threads, and a short-lived CLI then waits at exit for
+  // those jobs. The baseline compiler is fast enough for our small answers.
+  if (!tieringOff) {
+    setFlagsFromString('--liftoff-only');
+    tieringOff = true;
+  }
+  return undici;
 }
 
 /**
@@ -143,10 +142,10 @@ export class HttpClient {
         throw new NetError(NET_PROXY_INVALID, `${name} is not an http:// or https:// proxy URL (the value is not shown: it may hold a password)`);
       }
     }
-    const undici = loadUndici();
+    const u = loadUndici();
     const { connectTimeoutMs, firstByteTimeoutMs = 0, idleTimeoutMs = 0 } = this.timeouts;
     const timeouts = { headersTimeout: firstByteTimeoutMs, bodyTimeout: idleTimeoutMs };
-    this.dispatcher = new undici.EnvHttpProxyAgent({
+    this.dispatcher = new u.EnvHttpProxyAgent({
       ...(this.proxy.httpProxy ? { httpProxy: this.proxy.httpProxy } : {}),
       ...(this.proxy.httpsProxy ? { httpsProxy: this.proxy.httpsProxy } : {}),
       noProxy: this.proxy.noProxy,
@@ -157,8 +156,8 @@ export class HttpClient {
       ...timeouts,
       keepAliveTimeout: 4_000,
       // Every pool (direct, or the one to the proxy) gets the same timeouts.
-      factory: (origin: string | URL, options: object) => new undici.Pool(origin, { ...options, ...timeouts }),
-    } as ConstructorParameters<Undici['EnvHttpProxyAgent']>[0]);
+      factory: (origin: string | URL, options: object) => new u.Pool(origin, { ...options, ...timeouts }),
+    } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]);
     return this.dispatcher;
   }
 
@@ -168,14 +167,15 @@ export class HttpClient {
     if (signal?.aborted) throw signal.reason as Error;
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`unsupported URL scheme "${url.protocol}" (http or https only)`);
     const dispatcher = this.agent();
-    const undici = loadUndici();
     try {
-      const res = await undici.request(url, {
+      // The dispatcher's own request method: the bundle carries only what this needs (scripts/bundle.mjs).
+      const res = await dispatcher.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: input.method,
         headers: input.headers,
         body: input.body ?? null,
         ...(signal ? { signal } : {}),
-        dispatcher,
       });
       return { statusCode: res.statusCode, headers: res.headers as IncomingHttpHeaders, body: res.body as unknown as Readable };
     } catch (err) {
