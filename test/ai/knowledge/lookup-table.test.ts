@@ -25,7 +25,7 @@ const TABLE: [string, string, ...string[]][] = [
   // DNA alignment and BAM processing
   ['align reads to hg38 with bwa', 'bwa-mem-align', 'bwa-mem2-align'],
   ['bwa-mem2', 'bwa-mem2-align', 'bwa-index'],
-  ['mark duplicates', 'picard-markduplicates', 'samtools-markdup'],
+  ['mark duplicates', 'picard-markduplicates'],
   ['BQSR', 'gatk-bqsr'],
   ['coverage depth WES', 'mosdepth-coverage'],
   ['library complexity', 'preseq-complexity'],
@@ -59,10 +59,10 @@ const TABLE: [string, string, ...string[]][] = [
   ['MSI', 'msisensor-pro'],
   ['normalize VCF left-align', 'bcftools-norm'],
   ['annotate variants VEP', 'vep-annotate'],
-  ['SV calling', 'manta-sv', 'sniffles2-sv', 'delly-sv'],
-  ['CNV exome', 'gatk-gcnv', 'cnvkit-cnv'],
+  ['SV calling', 'manta-sv'],
+  ['CNV exome', 'cnvkit-cnv', 'gatk-gcnv'],
   ['merge SV callsets', 'survivor-merge'],
-  ['phasing', 'whatshap-phase', 'shapeit5-phase'],
+  ['phasing', 'shapeit5-phase', 'whatshap-phase'],
   ['imputation', 'beagle-impute'],
   // long reads and assembly
   ['nanopore QC', 'nanoplot-qc', 'chopper-filter'],
