@@ -117,9 +117,12 @@ export function routes(graph: Graph, from: string, to: string, q: RouteQuery = {
   }
   // The assay the two steps belong to: the one whose pipelines run most of the transitions into and
   // out of them (featureCounts is an RNA-seq step, though ATAC-seq pipelines run it too).
+  // A data source (raw reads, the reference) feeds every assay and says nothing about which one.
+  const sources = new Set(graph.nodes.filter((n) => n.kind === 'source').map((n) => n.id));
+  const ends = [from, to].filter((id) => !sources.has(id));
   const weight = new Map<string, number>();
   for (const e of graph.edges)
-    if (e.from === from || e.to === from || e.from === to || e.to === to) for (const p of e.pipelines) weight.set(assayOf(p), (weight.get(assayOf(p)) ?? 0) + 1);
+    if (ends.includes(e.from) || ends.includes(e.to)) for (const p of e.pipelines) weight.set(assayOf(p), (weight.get(assayOf(p)) ?? 0) + 1);
   const assayWeight = (r: Route) => Math.max(...r.assays.map((a) => weight.get(a) ?? 0));
   const nfCore = (r: Route) => r.pipelines.filter((p) => p.startsWith('nf-core/')).length;
   const ranked = [...found.values()].sort(

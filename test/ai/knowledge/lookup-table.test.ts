@@ -30,7 +30,7 @@ const TABLE: [string, string, ...string[]][] = [
   ['coverage depth WES', 'mosdepth-coverage'],
   ['library complexity', 'preseq-complexity'],
   // RNA-seq
-  ['star', 'star-index', 'star-align', 'starsolo-count'],
+  ['star', 'star-index', 'star-align'],
   ['STAR index sjdbOverhang', 'star-index', 'star-align'],
   ['salmon quant', 'salmon-quant', 'salmon-index'],
   ['featurecounts', 'featurecounts-count'],
