@@ -155,3 +155,43 @@ describe('end to end', () => {
     }
   });
 });
+
+describe('end to end: an MCP server that echoes its token', () => {
+  it('template --ai: the tool result that repeats the Authorization token reaches the model as ***, and no output or record holds it', async () => {
+    const { startRawServer, json } = await import('../../helpers/mcp-raw-server.js');
+    const { makeToolSkillProject } = await import('../../helpers/mcp-project.js');
+    const TOKEN = 'tok-ECHOED-by-the-server-8d2f';
+    const server = await startRawServer(({ message, req, res }) => {
+      if (message.method === 'tools/list') {
+        return json(res, 200, { jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'whoami', description: 'who am I', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } });
+      }
+      if (message.method === 'tools/call') {
+        return json(res, 200, { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `you sent Authorization: ${String(req.headers.authorization)}` }] } });
+      }
+      return undefined;
+    });
+    const project = makeToolSkillProject({ name: 'lims', url: server.url, headers: { Authorization: 'Bearer ${LIMS_TOKEN}' } });
+    const VALID = '[workflow]\nname = "w"\ndescription = "d"\nauthor = "a"\n\n[[rules]]\nname = "r"\ndescription = "d"\noutput = ["o.txt"]\nlog = "logs/r.log"\nshell = "echo > {output} 2> {log}"\n';
+    const f = await fake([
+      { kind: 'answer', text: 'Checking who I am.', toolCalls: [{ name: 'mcp_lims_whoami', args: {} }] },
+      { kind: 'answer', text: `\`\`\`toml\n${VALID}\`\`\`\n` },
+    ]);
+    mkdirSync(path.join(project.home), { recursive: true });
+    writeFileSync(path.join(project.home, 'ai_config.json'), JSON.stringify({ schema_version: 1, retries: { max: 0 } }));
+    const env = { OXO_FLOW_HOME: project.home, OXO_FLOW_AI_PROVIDER: 'openai-compatible', OXO_FLOW_AI_BASE_URL: f.baseUrl, OXO_FLOW_AI_MODEL: 'm', LIMS_TOKEN: TOKEN, CI: 'true' };
+    try {
+      const r = await runCliAsync(['template', '--ai', 'a tiny workflow', '-o', 'wf.oxoflow'], { cwd: project.dir, env });
+      // The server did get the token (it is its own), and echoed it.
+      const call = server.received.find((x) => x.message.method === 'tools/call');
+      expect(call?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+      expect(f.requests.length).toBeGreaterThanOrEqual(2);
+      const toolTurn = (f.requests[1]!.body.messages as { role: string; content: string }[]).find((m) => m.role === 'tool');
+      expect(toolTurn?.content).toContain('you sent Authorization: ***');
+      for (const req of f.requests) expect(req.raw).not.toContain(TOKEN);
+      for (const text of [r.stdout, r.stderr, records(project.dir)]) expect(text).not.toContain(TOKEN);
+    } finally {
+      await server.close();
+      project.cleanup();
+    }
+  });
+});
