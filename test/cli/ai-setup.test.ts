@@ -95,4 +95,15 @@ describe('ai status --check contacts the provider', () => {
     const down = await runCliAsync(['--json', 'ai', 'status', '--check'], { cwd: dir, env: { ...env, OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: url, OPENAI_API_KEY: KEY } });
     expect(JSON.parse(down.stdout).provider_check).toMatchObject({ ok: false, class: 'network', code: 'AI007' });
   });
+
+  it('keeps the server’s own message, in --json and in the human Provider check', async () => {
+    const r = await check([{ kind: 'error', status: 404, errorType: 'model_not_found', message: 'The model `nope-9` does not exist' }]);
+    expect(JSON.parse(r.stdout).provider_check.message).toContain('The model `nope-9` does not exist');
+    fake!.queue.push({ kind: 'error', status: 404, errorType: 'model_not_found', message: 'The model `nope-9` does not exist' });
+    const { dir, env } = home();
+    const human = await runCliAsync(['ai', 'status', '--check'], { cwd: dir, env: { ...env, OXO_FLOW_AI_PROVIDER: 'openai', OXO_FLOW_AI_BASE_URL: fake!.baseUrl, OPENAI_API_KEY: KEY } });
+    const section = human.stderr.slice(human.stderr.indexOf('Provider check'));
+    expect(section).toContain('failed');
+    expect(section).toContain('The model `nope-9` does not exist');
+  });
 });

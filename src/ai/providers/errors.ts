@@ -40,6 +40,8 @@ export class ProviderError extends Error {
     readonly status?: number,
     /** Retry-After in ms, when the server gave one. */
     readonly retryAfterMs?: number,
+    /** Never retried whatever the class (the overall deadline passed: another try would take as long). */
+    readonly final = false,
   ) {
     super(message);
   }
@@ -50,7 +52,7 @@ export class ProviderError extends Error {
     return ERROR_CLASS_INFO[this.errorClass].hint;
   }
   get retriable(): boolean {
-    return ERROR_CLASS_INFO[this.errorClass].retriable;
+    return !this.final && ERROR_CLASS_INFO[this.errorClass].retriable;
   }
 }
 

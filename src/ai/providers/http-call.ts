@@ -119,7 +119,7 @@ export class ProviderHttp {
     const shown = maskUrl(url);
     const s = (ms: number) => `${Math.round(ms / 100) / 10} s`;
     if (deadlinePassed) {
-      return new ProviderError('timeout', `${shown} did not finish its answer within ${s(this.settings.totalTimeoutMs)} (the overall deadline, "timeouts.total_ms")`);
+      return new ProviderError('timeout', `${shown} did not finish its answer within ${s(this.settings.totalTimeoutMs)} (the overall deadline, "timeouts.total_ms")`, undefined, undefined, true);
     }
     // Errors raised while reading a stream carry the server's words: masked here, once for all.
     if (err instanceof ProviderError) return new ProviderError(err.errorClass, clean(err.message), err.status, err.retryAfterMs);

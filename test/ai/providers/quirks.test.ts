@@ -224,11 +224,17 @@ describe('URLs, fallbacks and deadlines', () => {
     expect(shown.join('')).toBe('The workflow looks\nFull answer from the fallback.');
   });
 
-  it('keep-alive comments do not keep a stream open past the overall deadline (AI008)', async () => {
+  it('keep-alive comments do not keep a stream open past the overall deadline (AI008), and it is not retried', async () => {
     const f = await fake([], { kind: 'keepalive', everyMs: 20 });
     const p = track(new OpenAiChat({ kind: 'openai-compatible', model: 'm', baseUrl: f.baseUrl, http: { ...http, idleTimeoutMs: 60_000, totalTimeoutMs: 300 } }));
     const err = await failure(p.chat(ask([{ role: 'user', content: 'hi' }])));
-    expect(err).toMatchObject({ errorClass: 'timeout', code: 'AI008' });
+    expect(err).toMatchObject({ errorClass: 'timeout', code: 'AI008', retriable: false });
     expect(err!.message).toContain('overall deadline');
+    // Through createChatProvider with retries on: one request, not four.
+    const env = { OXO_FLOW_AI_PROVIDER: 'openai-compatible', OXO_FLOW_AI_BASE_URL: f.baseUrl, OXO_FLOW_AI_MODEL: 'm' };
+    const resolved = resolveProvider({ env, homeDir: home({ timeouts: { total_ms: 200 }, retries: { max: 3, base_ms: 1 } }) });
+    const before = f.requests.length;
+    expect(await failure(track(createChatProvider(resolved, { env })).chat(ask([{ role: 'user', content: 'hi' }])))).toMatchObject({ code: 'AI008' });
+    expect(f.requests.length - before).toBe(1);
   });
 });
