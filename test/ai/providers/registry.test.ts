@@ -45,3 +45,14 @@ describe('the provider registry', () => {
     expect(() => execFileSync(process.execPath, [path.resolve(__dirname, '../../../scripts/gen-provider-doc.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
   });
 });
+
+describe('a kind without a default endpoint', () => {
+  it('openai-compatible with no base URL: PV007 in status, and AI013 (config) instead of a request', () => {
+    const r = resolveProvider({ env: { OXO_FLOW_AI_PROVIDER: 'openai-compatible' }, homeDir: home() });
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['PV007', 'error'],
+      ['PV008', 'warning'],
+    ]);
+    expect(() => createChatProvider(r, { env: {} })).toThrow(/needs a base URL/);
+  });
+});
