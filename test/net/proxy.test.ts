@@ -235,4 +235,31 @@ describe('the CLI through a proxy', () => {
     expect(plain.every((s) => s.target === 'http://mcp.invalid/mcp' && s.outcome === 'forwarded')).toBe(true);
     expect(p.seen.filter((s) => s.method === 'CONNECT').map((s) => s.target)).toContain('mcp.invalid:443');
   });
+
+  it('ai status names the proxy the provider requests would use, masked; none for a NO_PROXY host', async () => {
+    const { dir, home } = reviewProject();
+    const env = { OXO_FLOW_HOME: home, OXO_FLOW_AI_PROVIDER: 'openai-compatible', OXO_FLOW_AI_BASE_URL: 'https://llm.invalid/v1', OXO_FLOW_AI_MODEL: 'm', HTTPS_PROXY: `http://alice:${PROXY_PASSWORD}@proxy.invalid:3128` };
+    const human = await runCliAsync(['ai', 'status'], { cwd: dir, env });
+    expect(human.stderr).toContain('Proxy:    http://***@proxy.invalid:3128');
+    const json = await runCliAsync(['--json', 'ai', 'status'], { cwd: dir, env });
+    expect(JSON.parse(json.stdout).provider.proxy).toBe('http://***@proxy.invalid:3128');
+    const direct = await runCliAsync(['--json', 'ai', 'status'], { cwd: dir, env: { ...env, NO_PROXY: 'llm.invalid' } });
+    expect(JSON.parse(direct.stdout).provider.proxy).toBeNull();
+    for (const text of [human.stdout, human.stderr, json.stdout, json.stderr]) expect(text).not.toContain(PROXY_PASSWORD);
+  });
+
+  it('ai tools --mcp: a proxy that refuses the credentials is MCP002 naming the proxy without its credentials', async () => {
+    const p = await proxy({ auth: { user: 'bob', pass: 'the-right-one' } });
+    const project = makeToolSkillProject({ name: 'unused', url: 'http://127.0.0.1:9/mcp' });
+    cleanups.push(() => project.cleanup());
+    const env = { OXO_FLOW_HOME: project.home, HTTP_PROXY: withCredentials(p, 'bob'), HTTPS_PROXY: withCredentials(p, 'bob') };
+    for (const url of ['http://mcp.invalid/mcp', 'https://mcp.invalid/mcp']) {
+      const r = await runCliAsync(['ai', 'tools', '--mcp', `viaproxy=${url}`], { cwd: project.dir, env });
+      expect(r.stderr, url).toContain('MCP002');
+      // The MCP side shows URLs without their user-info at all (src/ai/mcp/failure.ts).
+      expect(r.stderr).toMatch(new RegExp(`the proxy http://(\\*\\*\\*@)?127\\.0\\.0\\.1:${p.port}/? refused the connection to ${url.replace(/[.]/g, '\\.')}`));
+      expect(r.stderr).toContain('407');
+      expect(r.stdout + r.stderr).not.toContain(PROXY_PASSWORD);
+    }
+  });
 });

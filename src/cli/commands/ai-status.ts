@@ -10,6 +10,7 @@ import { loadSkillContext, skillAlias, skillSha256, statusCounts, type Skill, ty
 import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { ProviderCheck } from '../../ai/providers/check.js';
 import { maskUrl, redactSecrets } from '../../ai/secrets.js';
+import { proxyFor, proxySettings } from '../../net/http.js';
 import type { CliContext } from '../context.js';
 import { outcomeOf, type CommandResult } from '../result.js';
 import type { Style } from '../style.js';
@@ -64,12 +65,24 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
   }
 
   const outcome = outcomeOf(diagnostics);
+  const proxy = providerProxy(provider, ctx.env);
   return {
     outcome,
-    json: () => ({ ...statusJson(sc, provider, Boolean(opts.all), checks), ...(providerCheck ? { provider_check: providerCheckJson(providerCheck) } : {}) }),
+    json: () => ({ ...statusJson(sc, provider, Boolean(opts.all), checks, proxy), ...(providerCheck ? { provider_check: providerCheckJson(providerCheck) } : {}) }),
     diagnostics,
-    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks) + (providerCheck ? `\n${renderProviderCheck(providerCheck, style)}` : ''),
+    human: (style) => renderStatus(sc, provider, Boolean(opts.all), style, ctx.cwd, checks, proxy) + (providerCheck ? `\n${renderProviderCheck(providerCheck, style)}` : ''),
   };
+}
+
+/** The proxy the provider's requests would go through (HTTPS_PROXY …), masked; null when direct. */
+function providerProxy(provider: ResolvedProvider, env: Readonly<Record<string, string | undefined>>): string | null {
+  if (provider.baseUrl === undefined) return null;
+  try {
+    const via = proxyFor(new URL(provider.baseUrl), proxySettings(env));
+    return via === undefined ? null : maskUrl(via);
+  } catch {
+    return null;
+  }
 }
 
 /** Statuses that leave a skill unusable (shadowed is usable by its alias). */
@@ -141,8 +154,9 @@ function checkJson(st: ServerStatus | undefined): Record<string, unknown> {
   };
 }
 
-function providerJson(p: ResolvedProvider): Record<string, unknown> {
+function providerJson(p: ResolvedProvider, proxy: string | null): Record<string, unknown> {
   return {
+    proxy,
     kind: p.kind,
     status: p.kind === 'disabled' ? 'disabled' : 'configured',
     source: p.kindSource,
@@ -162,7 +176,7 @@ function providerJson(p: ResolvedProvider): Record<string, unknown> {
   };
 }
 
-function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, checks?: ServerChecks): Record<string, unknown> {
+function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, checks: ServerChecks | undefined, proxy: string | null): Record<string, unknown> {
   const active = new Set(sc.activation.active);
   const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
   return {
@@ -183,7 +197,7 @@ function statusJson(sc: SkillContext, provider: ResolvedProvider, all: boolean, 
       active: sc.activation.active.map((s) => ({ name: s.name, alias: skillAlias(s), scope: s.scope, type: s.type ?? null, path: s.path, sha256: skillSha256(s) ?? null })),
       warnings: sc.activation.warnings.length,
     },
-    provider: providerJson(provider),
+    provider: providerJson(provider, proxy),
     mcp_servers: activeToolServers(sc, checks),
   };
 }
@@ -204,7 +218,7 @@ function keyLine(provider: ResolvedProvider, style: Style): string {
   return own ? style.yellow('missing') : 'none (this endpoint gets no key unless `ai setup --key-env NAME` names one)';
 }
 
-function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string, checks?: ServerChecks): string {
+function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string, checks: ServerChecks | undefined, proxy: string | null): string {
   const rel = (p: string) => (path.relative(cwd, p) || '.').replace(/^(?!\.\.|\/)/, '');
   const active = new Set(sc.activation.active);
   const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
@@ -239,6 +253,7 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
     out.push(`  Provider: ${provider.kind} ${style.dim(`(from ${provider.kindSource})`)}`);
     out.push(`  Model:    ${safe(provider.model ?? '-')} ${style.dim(`(from ${provider.modelSource ?? 'default'})`)}`);
     if (provider.baseUrl) out.push(`  Endpoint: ${safe(maskUrl(provider.baseUrl))} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
+    if (proxy) out.push(`  Proxy:    ${safe(proxy)} ${style.dim('(HTTPS_PROXY / HTTP_PROXY; NO_PROXY exempts hosts)')}`);
     if (provider.scriptPath) out.push(`  Script:   ${safe(provider.scriptPath)}`);
     out.push(`  API key:  ${keyLine(provider, style)}`);
     if (provider.fallback) {
