@@ -89,6 +89,11 @@ async function warmUpReview() {
 }
 
 async function warmUpAndWrite() {
+  // A code cache records the V8 flags it was made under, and V8 refuses it under any others (even a flag
+  // set and then unset). A command compiles every bundle before its first request sets --liftoff-only
+  // (src/net/http.ts), so the caches must be made in a process whose flags never change: the warm-up
+  // review's request must not set it.
+  require('node:v8').setFlagsFromString = () => {};
   const home = skillsHome();
   process.env.OXO_FLOW_HOME = home;
   // The builder's own provider settings must not reach the warm-up: `validate --ai` would then send a

@@ -110,10 +110,14 @@ let tieringOff = false;
 
 /** undici, the first time a client is made. */
 function loadUndici(): typeof undici {
-  // undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection. V8 would
-  // recompile its hot functions in background threads, and a short-lived CLI then waits at exit for
-  // those jobs. The baseline compiler is fast enough for our small answers.
   if (!tieringOff) {
+    // Load (in the bundles: compile from its code cache) undici's own code first: V8 accepts a code
+    // cache only under the flags it was made with, and the caches are made without the one below.
+    // (A condition, not a bare `void`: a bundler may drop an unused read of an import.)
+    if (typeof undici.EnvHttpProxyAgent !== 'function') throw new Error('undici is not usable: EnvHttpProxyAgent is missing');
+    // undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection. V8 would
+    // recompile its hot functions in background threads, and a short-lived CLI then waits at exit for
+    // those jobs. The baseline compiler is fast enough for our small answers.
     setFlagsFromString('--liftoff-only');
     tieringOff = true;
   }
