@@ -5,7 +5,7 @@
 // of the listed commands; the script prints each miss and the share found, and exits 1 below --min.
 // Usage: node scripts/check-skill-flags.mjs [--min 0.99] [--installed] [SKILL...]
 // --installed skips (and names) the skills whose main tool is not on PATH here.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -25,12 +25,29 @@ const table = fs
   .filter(([skill]) => only.size === 0 || only.has(skill));
 
 const helpCache = new Map();
-function help(command) {
-  if (!helpCache.has(command)) {
-    const r = spawnSync('sh', ['-c', `${command} 2>&1`], { encoding: 'utf8', timeout: 60_000, maxBuffer: 32 << 20 });
-    helpCache.set(command, `${r.stdout ?? ''}`);
-  }
-  return helpCache.get(command);
+const help = (command) => helpCache.get(command) ?? '';
+
+/** Run every help command once, a few at a time (Java and Perl tools take seconds to print help). */
+async function collectHelp(commands) {
+  const queue = [...new Set(commands)];
+  const runOne = (command) =>
+    new Promise((resolve) => {
+      const child = spawn('sh', ['-c', `${command} 2>&1`], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.stdout.on('data', (d) => {
+        if (out.length < 32 << 20) out += d;
+      });
+      child.on('close', () => {
+        clearTimeout(timer);
+        helpCache.set(command, out);
+        resolve();
+      });
+    });
+  const workers = Array.from({ length: 4 }, async () => {
+    while (queue.length > 0) await runOne(queue.shift());
+  });
+  await Promise.all(workers);
 }
 
 /** The sections whose code names the tool's options: the parameters and the typical command. */
@@ -80,6 +97,11 @@ let total = 0;
 let found = 0;
 let byDocumentation = 0;
 const skipped = [];
+const runnable = table.filter(([, ...commands]) => {
+  const mainTool = (/^script -qc '([^']+)'/.exec(commands[0])?.[1] ?? commands[0]).trim().split(/\s+/)[0];
+  return !installedOnly || onPath(mainTool);
+});
+await collectHelp(runnable.flatMap(([, ...commands]) => commands.filter((c) => !c.startsWith('doc:'))));
 for (const [skill, ...commands] of table) {
   const mainTool = (/^script -qc '([^']+)'/.exec(commands[0])?.[1] ?? commands[0]).trim().split(/\s+/)[0];
   if (installedOnly && !onPath(mainTool)) {
