@@ -106,9 +106,9 @@ const moreFromCore = {
   },
 };
 
-// js-yaml 3 builds a `!!js/function` type at load time and, for it, tries to require esprima (a large
-// JavaScript parser). oxo-flow reads YAML with the FAILSAFE schema only, so in the bundle that type
-// is a stand-in that matches nothing, and esprima is never loaded.
+// js-yaml 3 (gray-matter's YAML parser) builds a `!!js/function` type at load time and, for it, tries
+// to require esprima (a large JavaScript parser). oxo-flow reads YAML with the FAILSAFE schema only,
+// so in the bundle that type is a stand-in that matches nothing, and esprima is never loaded.
 const noJsFunctionType = {
   name: 'no-js-function-type',
   setup(b) {
@@ -129,21 +129,6 @@ const sharedPath = {
     b.onLoad({ filter: /.*/, namespace: 'shared-path' }, async () => {
       const names = Object.keys(await import('node:path')).filter((n) => n !== 'default');
       return { contents: `const path = require('node:path');\nexport default path;\nexport const { ${names.join(', ')} } = path;\n`, loader: 'js' };
-    });
-  },
-};
-
-// js-yaml is read only for a front matter the fast path declines (src/ai/skills/simple-yaml.ts), so
-// it is bundled behind a stand-in whose getters evaluate it on first use: ai status over a usual
-// collection never runs its module code (its schemas and types are built at load).
-const lazyYaml = {
-  name: 'lazy-js-yaml',
-  setup(b) {
-    b.onResolve({ filter: /^js-yaml$/ }, (args) => (args.namespace === 'lazy-yaml' ? undefined : { path: 'js-yaml', namespace: 'lazy-yaml' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => {
-      const names = Object.keys(buildRequire('js-yaml')).filter((n) => n !== 'default' && n !== '__esModule');
-      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
-      return { contents: `let real;\nconst load = () => (real ??= require('js-yaml'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`, loader: 'js', resolveDir: root };
     });
   },
 };
@@ -194,14 +179,14 @@ async function lazyEntry(modules) {
   return `${lines.join('\n')}\nmodule.exports = { ${getters.join(', ')} };\n`;
 }
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore, lazyYaml, noJsFunctionType, sharedPath] });
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore, noJsFunctionType, sharedPath] });
 const more = SPLIT
   ? await build({
       metafile: true,
       ...common,
       stdin: { contents: await lazyEntry(MORE), resolveDir: root, loader: 'js' },
       outfile: 'dist/oxo-flow-more.cjs',
-      plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
+      plugins: [lazyBuiltins, lazyPackages, noJsFunctionType, sharedPath],
     })
   : undefined;
 
