@@ -144,9 +144,10 @@ const common = {
   // OXO_PROFILE_NAMES=1 keeps function names, for reading CPU profiles of the bundles.
   minifyIdentifiers: !process.env.OXO_PROFILE_NAMES,
   legalComments: 'none',
-  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (js-yaml and
-  // eventsource-parser, 8 KB, are bundled into the second bundle, which alone uses them.)
-  external: ['zod', 'prompts', 'chalk'],
+  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (gray-matter,
+  // js-yaml and eventsource-parser are bundled into the second bundle, which alone uses them.)
+  // undici (the AI layer's HTTP client, src/net/http.ts) loads with the first request from node_modules.
+  external: ['zod', 'prompts', 'chalk', 'undici'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.
