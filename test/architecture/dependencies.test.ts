@@ -19,13 +19,13 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 const srcText = sources(path.join(ROOT, 'src')).map((f) => readFileSync(f, 'utf8'));
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 const bundles = JSON.parse(readFileSync(path.join(ROOT, 'dist', 'bundle-inputs.json'), 'utf8')) as Record<string, { inputs: string[] }>;
 const bundleText = Object.keys(bundles).map((name) => readFileSync(path.join(ROOT, 'dist', name), 'utf8'));
 
 /** A runtime import of `name` in a source text: a value import, a re-export, or a require (direct or made by createRequire). */
 function importsAtRunTime(text: string, name: string): boolean {
-  const q = `['"]${escape(name)}['"]`;
+  const q = `['"]${reEscape(name)}['"]`;
   return new RegExp(`^\\s*import (?!type\\b)[^;]*?from ${q}|^\\s*export [^;]*?from ${q}|require\\(${q}\\)|\\)\\(${q}\\)|import\\(${q}\\)`, 'm').test(text);
 }
 
@@ -34,7 +34,7 @@ describe('the runtime packages the user named', () => {
     expect(pkg.dependencies?.[name], `package.json dependencies.${name}`).toBeDefined();
     expect(srcText.some((t) => importsAtRunTime(t, name)), `a runtime import of ${name} in src/`).toBe(true);
     const bundled = Object.values(bundles).some((b) => b.inputs.some((f) => f.includes(`node_modules/${name}/`)));
-    const required = bundleText.some((t) => new RegExp(`\\(\\s*"${escape(name)}"\\s*\\)`).test(t));
+    const required = bundleText.some((t) => new RegExp(`\\(\\s*"${reEscape(name)}"\\s*\\)`).test(t));
     expect(bundled || required, `${name} bundled into dist/ or required by a bundle`).toBe(true);
   };
   it.each(NAMED.filter((n) => !PENDING.has(n)))('%s: in package.json dependencies, imported at run time by src/, present in the build', check);
