@@ -160,8 +160,9 @@ const common = {
  * The second bundle's entry: the exports of the given modules, each module evaluated on first use
  * (esbuild wraps a module that is require()d in an init function). An `export *` of them all would
  * evaluate every command's modules whenever the bundle loads: an `--ai` review or `oxo-flow ai` would
- * pay for `run`, `template` and the rest. As with `export *`, a name that two modules export with
- * different values is ambiguous and left out.
+ * pay for `run`, `template` and the rest. A name that two modules export with different values
+ * would be ambiguous (`export *` leaves it out, and the core would then read undefined): the build
+ * fails instead, naming it.
  */
 async function lazyEntry(modules) {
   const lines = [];
@@ -176,7 +177,8 @@ async function lazyEntry(modules) {
       else if (first.value !== ns[name]) ambiguous.add(name);
     }
   }
-  const getters = [...owner].filter(([name]) => !ambiguous.has(name)).map(([name, { i }]) => `get ${JSON.stringify(name)}() { return load${i}()[${JSON.stringify(name)}]; }`);
+  if (ambiguous.size > 0) throw new Error(`scripts/bundle.mjs: the second bundle's modules export ${[...ambiguous].join(', ')} with different values; rename one`);
+  const getters = [...owner].map(([name, { i }]) => `get ${JSON.stringify(name)}() { return load${i}()[${JSON.stringify(name)}]; }`);
   return `${lines.join('\n')}\nmodule.exports = { ${getters.join(', ')} };\n`;
 }
 
