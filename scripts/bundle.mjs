@@ -17,6 +17,7 @@
 import { build } from 'esbuild';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,12 +31,13 @@ const SPLIT = process.env.OXO_BUNDLE_SPLIT !== '0';
 if (!SPLIT) rmSync(`${root}dist/oxo-flow-more.cjs`, { force: true });
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
-// compiled to dist/ before this script runs). The second bundle exports the modules of its commands.
+// compiled to dist/ before this script runs). The core holds what it imports statically and the
+// table's `core` commands; every other module it imports with import() (the table's `more` commands,
+// the --ai review, its read of `[ai] enabled`) lives in the second bundle, which exports them.
 const { COMMANDS } = await import(`${root}dist/cli/command-table.js`);
-// The core's --ai review of validate, lint and dry-run (and its read of `[ai] enabled`) lives there too.
-const REVIEW = ['cli/ai-review-run.js', 'ai/project.js'];
-const MORE = [...new Set(COMMANDS.filter((c) => c.bundle === 'more').map((c) => c.module)), ...REVIEW];
-const isMore = (file) => SPLIT && MORE.some((m) => file.endsWith(`/dist/${m}`));
+const CORE_COMMANDS = new Set(COMMANDS.filter((c) => c.bundle === 'core').map((c) => c.module));
+/** Modules (relative to dist/) the second bundle exports: the table's `more` commands, and what the core build finds. */
+const MORE = new Set(COMMANDS.filter((c) => c.bundle === 'more').map((c) => c.module));
 
 // Every stand-in below keeps its getters on its prototype, not as own properties: esbuild's ES-module
 // interop (__toESM) copies a CommonJS module's own properties into a new object for each module that
@@ -89,14 +91,17 @@ const lazyPackages = {
   },
 };
 
-// In the core, an import of a module that lives in the second bundle becomes that bundle. The core
-// imports them all with import(), so esbuild defers the require until the command needs it.
+// In the core, an import() of a module that is not a core command becomes the second bundle (and the
+// module is added to its exports); esbuild defers that require until the command needs it.
 const moreFromCore = {
   name: 'more-from-core',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const file = new URL(args.path, `file://${args.resolveDir}/`).pathname;
-      return isMore(file) ? { path: 'more', namespace: 'more-bundle' } : undefined;
+      if (!SPLIT || args.kind !== 'dynamic-import') return undefined;
+      const rel = path.relative(`${root}dist`, new URL(args.path, `file://${args.resolveDir}/`).pathname).split(path.sep).join('/');
+      if (CORE_COMMANDS.has(rel)) return undefined;
+      MORE.add(rel);
+      return { path: 'more', namespace: 'more-bundle' };
     });
     b.onResolve({ filter: /^\.\/oxo-flow-more\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, (args) => ({
@@ -187,7 +192,7 @@ const more = SPLIT
   ? await build({
       metafile: true,
       ...common,
-      stdin: { contents: await lazyEntry(MORE), resolveDir: root, loader: 'js' },
+      stdin: { contents: await lazyEntry([...MORE].sort()), resolveDir: root, loader: 'js' },
       outfile: 'dist/oxo-flow-more.cjs',
       plugins: [lazyBuiltins, lazyPackages, noJsFunctionType, sharedPath],
     })

@@ -19,6 +19,10 @@ describe('bundles', () => {
     for (const c of COMMANDS.filter((e) => e.bundle === 'more')) expect(core, c.module).not.toContain(`dist/${c.module}`);
   });
 
+  it('the core holds every command module of the table marked `core`', () => {
+    for (const c of COMMANDS.filter((e) => e.bundle === 'core')) expect(bundles['oxo-flow.cjs'].inputs, c.module).toContain(`dist/${c.module}`);
+  });
+
   it('the second bundle holds every command module of the table marked `more`, and the --ai review', () => {
     const more = bundles['oxo-flow-more.cjs'].inputs;
     for (const c of COMMANDS.filter((e) => e.bundle === 'more')) expect(more, c.module).toContain(`dist/${c.module}`);
