@@ -5,7 +5,7 @@
 // template), dry-run of 12 rules × 100 samples (1,200 jobs) and × 1,000 (12,000 jobs), `ai status`
 // over 600 skills. Budgets: spec conventions (validate, lint, dry-run 1,200 ≤ 1.5×; 12,000 ≤ 3×;
 // ai status 600 ≤ 2.5×).
-// Usage: npm run build && node bench/startup.mjs [--runs N] [--node PATH]... [--against DIR [--against-label TEXT]] [--no-write]
+// Usage: npm run build && [OXO_FLOW_GALLERY=DIR] node bench/startup.mjs [--runs N] [--node PATH]... [--against DIR [--against-label TEXT]] [--no-write]
 // --node PATH: a Node binary to measure with (repeatable; default: the Node running this script).
 // --against DIR: also time another build (DIR holds its bin/ and dist/ and a package.json; a copy of an
 // older commit's build), for before/after figures from the same runs.
@@ -69,8 +69,9 @@ function largest(dirs) {
   const files = dirs.filter(existsSync).flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.oxoflow')).map((f) => path.join(d, f)));
   return files.sort((a, b) => statSync(b).size - statSync(a).size)[0];
 }
-const gallery = path.join(ROOT, '..', 'shared', 'corpus', 'oxo-flow-gallery');
-const workflow = largest([path.join(gallery, 'gallery'), path.join(gallery, 'web'), path.join('/work/shared/corpus/oxo-flow-gallery/gallery')]) ?? largest([path.join(ROOT, 'templates')]);
+// The reference gallery beside the checkout (or where OXO_FLOW_GALLERY says); else the largest template.
+const gallery = process.env.OXO_FLOW_GALLERY ?? path.join(ROOT, '..', 'shared', 'corpus', 'oxo-flow-gallery');
+const workflow = largest([path.join(gallery, 'gallery'), path.join(gallery, 'web')]) ?? largest([path.join(ROOT, 'templates')]);
 
 const small = dryRunProject(100);
 const large = dryRunProject(1000);
