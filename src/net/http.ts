@@ -111,8 +111,8 @@ let tieringOff = false;
 /** undici, the first time a client is made. */
 function loadUndici(): typeof undici {
   if (!tieringOff) {
-    // Load (in the bundles: compile from its code cache) undici's own code first: V8 accepts a code
-    // cache only under the flags it was made with, and the caches are made without the one below.
+    // Load undici's own code first: a compile cache (Node 22's) is kept per set of V8 flags, and every
+    // other file of the command was compiled without the one below.
     // (A condition, not a bare `void`: a bundler may drop an unused read of an import.)
     if (typeof undici.EnvHttpProxyAgent !== 'function') throw new Error('undici is not usable: EnvHttpProxyAgent is missing');
     // undici parses HTTP with a WebAssembly build of llhttp, compiled on the first connection. V8 would
