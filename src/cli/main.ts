@@ -155,7 +155,7 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
   const version = packageVersion();
   const streams: Streams = { stdout: io.stdout, stderr: io.stderr };
   let name = commandNameFrom(argv);
-  const interruptHandlers = new Set<() => void>();
+  const interruptHandlers = new Set<(again?: boolean) => void>();
   const facts = processFacts(io);
   let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io, facts, interruptHandlers);
   let exitCode: number | undefined;
@@ -173,6 +173,17 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
       interrupted = true;
       for (const handler of [...interruptHandlers]) handler();
       return;
+    }
+    // A second Ctrl-C: each handler gets its last word, synchronously (run kills what is left and
+    // records it), then the process ends.
+    if (interrupted) {
+      for (const handler of [...interruptHandlers]) {
+        try {
+          handler(true);
+        } catch {
+          // Ending now matters more.
+        }
+      }
     }
     finish(failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
     process.exit(130);
