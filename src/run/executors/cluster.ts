@@ -20,7 +20,8 @@ import type { Ended, Executor, ExecutorContext, StartRequest, Started } from './
 export interface SubmitRequest {
   /** The scheduler's job name (checked by checkName before anything is submitted). */
   name: string;
-  /** The runner's log of the job, relative to the workflow directory (the scheduler appends to it). */
+  /** The runner's log of the job: absolute, and relative to the workflow directory (the scheduler appends to it). */
+  logPath: string;
   logRel: string;
   /** The workflow directory: the submit command runs there, and the job starts there. */
   cwd: string;
@@ -185,6 +186,7 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
       const script = `#!/bin/sh\n# oxo-flow: ${spec.id.replace(/[\r\n]/g, ' ')}, attempt ${request.attempt}\n: > ${q(`${base}.started`)}\n${exports}${request.launch.argv.map(q).join(' ')}\nstatus=$?\necho "$status" > ${q(`${exitFile}.tmp`)} && mv ${q(`${exitFile}.tmp`)} ${q(exitFile)}\nexit "$status"\n`;
       const req: SubmitRequest = {
         name: clusterJobName(spec.id, spec.rule),
+        logPath: request.logPath,
         logRel: path.relative(ctx.workflowDir, request.logPath),
         cwd: ctx.workflowDir,
         script,

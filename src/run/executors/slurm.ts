@@ -30,7 +30,7 @@ export const slurmDriver: ClusterDriver = {
   },
   submit(req) {
     const o = req.options;
-    const args = ['--parsable', `--job-name=${req.name}`, `--output=${slurmPath(req.logRel)}`, '--open-mode=append', `--cpus-per-task=${req.threads}`];
+    const args = ['--parsable', `--job-name=${req.name}`, `--output=${slurmPath(req.logPath)}`, '--open-mode=append', `--cpus-per-task=${req.threads}`];
     if (req.memoryMb !== undefined) args.push(`--mem=${req.memoryMb}M`);
     if (req.timeLimitSeconds !== undefined) args.push(`--time=${slurmTime(req.timeLimitSeconds)}`);
     if (req.gpu !== undefined) args.push(`--gres=gpu:${req.gpu}`);
