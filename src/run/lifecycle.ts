@@ -266,8 +266,9 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     store.write({ ...record, status: 'failed', endedAt: new Date().toISOString() }, { durable: false });
     const seconds = (Date.now() - started) / 1000;
     const done = Math.min(attempt, attempts);
-    if (interrupted || (options.signal.aborted && message === '')) return { ...base(job), outcome: 'interrupted', attempts: done, seconds, logOffset };
-    return { ...base(job), outcome: code === 'RUN022' ? 'timed out' : 'failed', code, message, attempts: done, seconds, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}) };
+    const clusterId = record.slurmJobId ? { slurmJobId: record.slurmJobId } : {};
+    if (interrupted || (options.signal.aborted && message === '')) return { ...base(job), outcome: 'interrupted', attempts: done, seconds, logOffset, ...clusterId };
+    return { ...base(job), outcome: code === 'RUN022' ? 'timed out' : 'failed', code, message, attempts: done, seconds, logOffset, ...clusterId };
   } catch (err) {
     // Preparing, starting or recording went wrong: the job fails with the reason, and what it may have
     // written goes. Recording the failure may fail the same way; the `running` record then stays,
