@@ -143,7 +143,7 @@ describe.skipIf(skip)('run --executor slurm', () => {
     const jobs = r.json.jobs as { id: string; outcome: string; code: string | null; message: string | null; slurm_job_id: string | null }[];
     const second = jobs.find((j) => j.id === 'second[sample=S1]')!;
     expect(second).toMatchObject({ outcome: 'failed', code: 'RUN046' });
-    expect(second.message).toContain('no-such-partition'.slice(0, 0) || 'partition');
+    expect(second.message).toMatch(/partition/i);
     const first = jobs.find((j) => j.id === 'first[sample=S1]')!;
     const shown = spawnSync('scontrol', ['show', 'job', first.slurm_job_id!], { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout;
     expect(shown).toContain('Comment=oxo-profile');
