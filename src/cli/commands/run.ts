@@ -128,7 +128,12 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const controller = new AbortController();
   const hard = new AbortController();
   const onSignal = (again?: boolean) => {
-    if (again === true || controller.signal.aborted) hard.abort();
+    if (again === true || controller.signal.aborted) {
+      // The second Ctrl-C: the lifecycle kills and records what is left, synchronously; the process
+      // then ends at once (main.ts), so the lock goes now too.
+      hard.abort();
+      if (lock?.ok) lock.lock.release();
+    }
     controller.abort();
   };
   const onSigterm = () => onSignal();
