@@ -86,7 +86,15 @@ export class StateStore {
   #records: RecordMap | undefined;
   #dirReady = false;
 
-  constructor(readonly workflowDir: string) {
+  /**
+   * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay atomic against a killed
+   * runner, but not against a power loss. For throwaway scratch projects; fsync costs about 10 ms a
+   * job on a busy disk (docs/benchmarks.md).
+   */
+  constructor(
+    readonly workflowDir: string,
+    readonly sync = true,
+  ) {
     this.jobsDir = path.join(stateDir(workflowDir), 'state', 'jobs');
     this.logsDir = path.join(stateDir(workflowDir), 'logs');
   }
@@ -125,7 +133,7 @@ export class StateStore {
    * for the `running` record, which must be on disk before the job can write anything.
    */
   write(record: JobRecord, options: { durable?: boolean } = {}): void {
-    const durable = options.durable ?? true;
+    const durable = this.sync && (options.durable ?? true);
     const file = path.join(this.jobsDir, fileName(record.id));
     const temp = `${file}.${process.pid}.tmp`;
     if (!this.#dirReady) {

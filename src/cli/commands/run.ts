@@ -75,7 +75,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   if (hasErrors(all)) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
   const jobsLimit = opts.jobs === undefined && profile.jobs !== undefined ? profile.jobs : limits.jobs;
 
-  const store = new StateStore(workflow.dir);
+  const store = new StateStore(workflow.dir, ctx.env.OXO_FLOW_FSYNC !== '0');
   applyRunState(plan, store.records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
 
   const env = ctx.env as NodeJS.ProcessEnv;
