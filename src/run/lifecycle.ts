@@ -214,7 +214,13 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           record = withIds;
           entry.record = record;
           // Not synced: after a power loss no process of it is left to find.
-          store.write(record, { durable: false });
+          try {
+            store.write(record, { durable: false });
+          } catch (err) {
+            // The job must not run on unrecorded: stop it, then fail it with the reason.
+            await s.cancel();
+            throw err;
+          }
           if (s.clusterId !== undefined) options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: s.clusterId, adopted: false });
         }
         entry.started = s;
