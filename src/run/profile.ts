@@ -134,7 +134,6 @@ export function withOverrides(profile: ExecutorProfile, section: string, overrid
   return { ...profile, options: (s, rule) => (s === section ? { ...profile.options(s, rule), ...overrides } : profile.options(s, rule)) };
 }
 
-/** The rule names a profile's [section.rules.*] tables name, to check them against the workflow. */
 function isTable(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 }
