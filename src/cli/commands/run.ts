@@ -42,6 +42,8 @@ export interface RunOptions extends PlanOptions {
 
 /** Lines of a failed job's log shown in the summary. */
 const LOG_TAIL_LINES = 10;
+/** Jobs queued at once on a cluster unless -j or the profile says otherwise. */
+const CLUSTER_JOBS = 100;
 /** squeue / qstat are asked this often unless the profile or --poll-interval says otherwise. */
 const DEFAULT_POLL_MS = 30_000;
 
@@ -73,13 +75,14 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const pollMs = durationFlag('--poll-interval', opts.pollInterval, all) ?? profile.pollMs ?? DEFAULT_POLL_MS;
   const lockTimeoutMs = durationFlag('--lock-timeout', opts.lockTimeout, all) ?? profile.lockTimeoutMs;
   if (hasErrors(all)) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
-  const jobsLimit = opts.jobs === undefined && profile.jobs !== undefined ? profile.jobs : limits.jobs;
 
   const store = new StateStore(workflow.dir, ctx.env.OXO_FLOW_FSYNC !== '0');
   applyRunState(plan, store.records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
 
   const env = ctx.env as NodeJS.ProcessEnv;
   const executor = EXECUTORS[executorName]!({ workflowDir: workflow.dir, graceMs: killGraceMs(ctx.env), pollMs, profile, env });
+  // -j: the flag, else the profile's, else this machine's cores locally and CLUSTER_JOBS on a cluster.
+  const jobsLimit = opts.jobs !== undefined ? limits.jobs : (profile.jobs ?? (executor.cluster ? CLUSTER_JOBS : limits.jobs));
   const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !executor.cluster, env: ctx.env });
   all.push(...checked.diagnostics);
   const rules = new Map(workflow.rules.map((r) => [r.name, r]));
