@@ -37,6 +37,8 @@ export interface LifecycleOptions {
   signal: AbortSignal;
   /** A second Ctrl-C: SIGKILL (or cancel) every job left at once, and record it, synchronously. */
   hardSignal?: AbortSignal;
+  /** Told the report as it stands, synchronously, right after a second Ctrl-C stopped everything. */
+  onHardStop?(report: RunReport): void;
   onEvent(event: RunEvent): void;
 }
 
@@ -63,6 +65,16 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
       } catch {
         // The state cannot be written: the record stays `running`, which reruns the job too.
       }
+    }
+    if (options.onHardStop) {
+      const now = (job: RunJob): JobResult => {
+        const done = results.get(job.id);
+        if (done !== undefined) return done;
+        const l = live.get(job.id);
+        if (l !== undefined) return { ...base(job), outcome: 'interrupted', attempts: 1, ...(l.record.slurmJobId ? { slurmJobId: l.record.slurmJobId } : {}) };
+        return { ...base(job), outcome: 'not started', attempts: 0 };
+      };
+      options.onHardStop({ results: jobs.map(now), interrupted: true, diagnostics });
     }
   });
 

@@ -59,7 +59,7 @@ describe('the job lifecycle', () => {
 
   it('a second Ctrl-C SIGKILLs a job that ignores SIGTERM and records it as not finished', async () => {
     const dir = project(`[[rules]]\nname = "stubborn"\noutput = ["s.txt"]\nshell = "trap '' TERM; echo $$ > pid; echo half > s.txt; while true; do sleep 0.2; done"\n`);
-    const bg = startCli(['run'], dir, { OXO_FLOW_KILL_GRACE: '120' });
+    const bg = startCli(['--json', 'run'], dir, { OXO_FLOW_KILL_GRACE: '120' });
     await waitFor(() => existsSync(path.join(dir, 'pid')) && readFileSync(path.join(dir, 'pid'), 'utf8').endsWith('\n'), 'the job to start');
     const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
     bg.child.kill('SIGINT');
@@ -69,6 +69,10 @@ describe('the job lifecycle', () => {
     bg.child.kill('SIGINT');
     const { code } = await bg.exited;
     expect(code).toBe(130);
+    // The same JSON document as on every other exit path.
+    const doc = JSON.parse(bg.stdout()) as { interrupted: boolean; jobs: { id: string; outcome: string }[] };
+    expect(doc.interrupted).toBe(true);
+    expect(doc.jobs).toEqual([expect.objectContaining({ id: 'stubborn', outcome: 'interrupted' })]);
     await waitFor(() => !processAlive(pid), 'the job to be killed', 10_000);
     const dry = runCliJson(['dry-run'], { cwd: dir });
     const job = (dry.json.jobs as { id: string; reason: string }[]).find((j) => j.id === 'stubborn')!;

@@ -130,16 +130,18 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const progress = makeProgress(jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style, columns: () => terminalColumns(ctx) });
   const controller = new AbortController();
   const hard = new AbortController();
-  const onSignal = (again?: boolean) => {
+  let hardResult: CommandResult | undefined;
+  const onSignal = (again?: boolean): CommandResult | undefined => {
     if (again === true || controller.signal.aborted) {
-      // The second Ctrl-C: the lifecycle kills and records what is left, synchronously; the process
-      // then ends at once (main.ts), so the lock goes now too.
+      // The second Ctrl-C: the lifecycle kills and records what is left, synchronously, and reports
+      // (onHardStop); the process then ends at once (main.ts), so the lock goes now too.
       hard.abort();
       if (lock?.ok) lock.lock.release();
     }
     controller.abort();
+    return hardResult;
   };
-  const onSigterm = () => onSignal();
+  const onSigterm = () => void onSignal();
   const releaseInterrupt = ctx.onInterrupt(onSignal);
   process.on('SIGTERM', onSigterm);
   let report: RunReport;
@@ -155,6 +157,10 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
       graceMs: killGraceMs(ctx.env),
       signal: controller.signal,
       hardSignal: hard.signal,
+      onHardStop: (partial) => {
+        progress.close();
+        hardResult = finish(plan, partial, loaded.shown, [...all, ...(partial.diagnostics ?? [])], executorName, workflow.dir);
+      },
       onEvent: (e: RunEvent) => progress.event(e),
     });
   } finally {
