@@ -207,7 +207,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           stage = 'open its log';
           const fd = openSync(job.logPath, attempt === 1 ? 'w' : 'a');
           try {
-            logOffset = fstatSync(fd).size;
+            // The log starts afresh with the job's first attempt; later attempts append after it.
+            logOffset = attempt === 1 ? 0 : fstatSync(fd).size;
             const shown = `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
             writeSync(fd, `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`);
             stage = 'start';
