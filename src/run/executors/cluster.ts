@@ -12,7 +12,6 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { shellQuote } from '../../workflow/render/shell-quote.js';
 import type { PreparedJob } from '../preflight.js';
-import { sleep } from '../process-group.js';
 import type { SectionOptions } from '../profile.js';
 import { stateDir, type JobRecord } from '../state.js';
 import type { Ended, Executor, ExecutorContext, StartRequest, Started } from './types.js';
@@ -69,6 +68,8 @@ interface Watch {
   startedFile: string;
   isRunning: boolean;
   goneSince?: number;
+  /** Cancelled by us: settled as soon as the queue no longer lists it (asked every tick meanwhile). */
+  cancelled?: number;
   onRunning(): void;
   onEnded(e: Ended): void;
 }
@@ -79,6 +80,8 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
   const filesDir = path.join(stateDir(ctx.workflowDir), 'cluster');
   let timer: NodeJS.Timeout | undefined;
   let lastQueue = 0;
+  // Cancels are sent together, one command per tick, however many jobs Ctrl-C stops.
+  const toCancel = new Set<string>();
   // Files are cheap to look at; the queue is asked at the polite interval only.
   const fileTick = Math.min(1000, ctx.pollMs);
 
@@ -103,6 +106,10 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
   };
   const tick = () => {
     const now = Date.now();
+    if (toCancel.size > 0) {
+      driver.cancel([...toCancel], env);
+      toCancel.clear();
+    }
     for (const w of [...watches.values()]) {
       if (!w.isRunning && statSync(w.startedFile, { throwIfNoEntry: false }) !== undefined) {
         w.isRunning = true;
@@ -110,8 +117,11 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
       }
       const e = readExit(w);
       if (e !== undefined) settle(w, e);
+      // A queue that never answers must not hold Ctrl-C forever.
+      else if (w.cancelled !== undefined && now - w.cancelled > 60_000) settle(w, { code: null, state: `cancelled (${driver.label} job ${w.id}; the queue did not confirm it)` });
     }
-    if (watches.size === 0 || now - lastQueue < ctx.pollMs) return;
+    const hurry = [...watches.values()].some((w) => w.cancelled !== undefined);
+    if (watches.size === 0 || (!hurry && now - lastQueue < ctx.pollMs)) return;
     lastQueue = now;
     const q = driver.queue(env);
     if (q === undefined) return; // The queue could not be asked this time: ask again next interval.
@@ -120,6 +130,8 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
       if (state !== undefined && driver.stuck(state)) {
         driver.cancel([w.id], env);
         settle(w, { code: null, state: `${driver.label} job ${w.id} stopped in state ${state}` });
+      } else if (state === undefined && w.cancelled !== undefined) {
+        settle(w, readExit(w) ?? { code: null, state: `cancelled (${driver.label} job ${w.id})` });
       } else if (state === undefined) {
         // Gone from the queue: give its exit file a few seconds to show (network file systems).
         w.goneSince ??= now;
@@ -141,24 +153,17 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
     const w: Watch = { id, exitFile, startedFile: `${exitFile.replace(/\.exit$/, '')}.started`, isRunning: false, onRunning, onEnded };
     watches.set(id, w);
     timer ??= setInterval(tick, fileTick);
-    let cancelling: Promise<void> | undefined;
     return {
       ...started,
       running,
       ended,
       cancel: () => {
-        cancelling ??= (async () => {
-          if (!watches.has(id)) return;
-          driver.cancel([id], env);
-          // Wait until the queue no longer lists it, so nothing writes the outputs after they are removed.
-          for (let i = 0; i < 600 && watches.has(id); i++) {
-            const q = driver.queue(env);
-            if (q !== undefined && !q.has(id)) break;
-            await sleep(Math.min(500, ctx.pollMs));
-          }
-          settle(w, { code: null, state: `cancelled (${driver.label} job ${id})` });
-        })();
-        return cancelling;
+        // Settled by the tick once the queue no longer lists it, so nothing writes the outputs after they are removed.
+        if (watches.has(id) && !w.cancelled) {
+          w.cancelled = Date.now();
+          toCancel.add(id);
+        }
+        return ended.then(() => undefined);
       },
       killNow: () => {
         if (watches.has(id)) driver.cancel([id], env);
