@@ -180,7 +180,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
       removePartialOutputs(spec.outputs, [], dir);
       stage = 'record its start';
       record = startRecord(spec, executor.name, [], job.logPath, started, options.runId);
-      store.write(record, { durable: true });
+      await store.writeDurable(record);
     } else {
       record = old!;
       adopted!.add(spec.id);

@@ -6,7 +6,7 @@
 // trusted. The store fails closed: a record that cannot be read counts as a failed run of its job,
 // which then reruns (with a notice), rather than as "no record", which would trust the files alone.
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { JobSpec } from '../workflow/plan/index.js';
 
@@ -85,6 +85,9 @@ export class StateStore {
   readonly logsDir: string;
   #records: RecordMap | undefined;
   #dirReady = false;
+  #batch: Pending[] = [];
+  #flushing = false;
+  #seq = 0;
 
   /**
    * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay atomic against a killed
@@ -159,6 +162,71 @@ export class StateStore {
     this.records().set(record.id, record);
   }
 
+  /**
+   * Durably replace a job's record, with group commit: the temporary file is written now; fsync, rename
+   * and the directory's fsync happen together for every record waiting, off the main thread, so jobs
+   * that start at about the same time share one disk flush and the runner goes on meanwhile. Resolves
+   * once the record is on disk and in place; rejects (ENOSPC…) with the temporary file removed.
+   */
+  writeDurable(record: JobRecord): Promise<void> {
+    if (!this.sync) {
+      this.write(record, { durable: false });
+      return Promise.resolve();
+    }
+    const file = path.join(this.jobsDir, fileName(record.id));
+    const temp = `${file}.${process.pid}.${this.#seq++}.tmp`;
+    if (!this.#dirReady) {
+      mkdirSync(this.jobsDir, { recursive: true });
+      this.#dirReady = true;
+    }
+    let fd: number | undefined;
+    try {
+      fd = openSync(temp, 'w');
+      const data = Buffer.from(JSON.stringify(record));
+      let at = 0;
+      while (at < data.length) at += writeSync(fd, data, at);
+    } catch (err) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(temp, { force: true });
+      return Promise.reject(err);
+    }
+    const opened = fd;
+    return new Promise((resolve, reject) => {
+      this.#batch.push({ record, file, temp, fd: opened, resolve, reject });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#batch.length > 0) {
+      const batch = this.#batch.splice(0);
+      const synced = await Promise.allSettled(batch.map((b) => fsyncAsync(b.fd)));
+      const placed: Pending[] = [];
+      batch.forEach((b, i) => {
+        closeSync(b.fd);
+        const r = synced[i]!;
+        try {
+          if (r.status === 'rejected') throw r.reason;
+          renameSync(b.temp, b.file);
+          placed.push(b);
+        } catch (err) {
+          rmSync(b.temp, { force: true });
+          b.reject(err);
+        }
+      });
+      if (placed.length === 0) continue;
+      await syncDirAsync(this.jobsDir);
+      for (const b of placed) {
+        this.records().set(b.record.id, b.record);
+        b.resolve();
+      }
+    }
+    this.#flushing = false;
+  }
+
   /** The per-job log file of the runner (the job's stdout and stderr). */
   logPath(jobId: string): string {
     return path.join(this.logsDir, logName(jobId));
@@ -170,6 +238,36 @@ export function logName(jobId: string): string {
   const safe = jobId.replace(/[^A-Za-z0-9_.=,-]+/g, '_');
   if (Buffer.byteLength(safe) <= 160 && !safe.startsWith('.')) return `${safe}.log`;
   return `${safe.slice(0, 100).replace(/^\./, '_')}-${createHash('sha256').update(jobId).digest('hex').slice(0, 16)}.log`;
+}
+
+interface Pending {
+  record: JobRecord;
+  file: string;
+  temp: string;
+  fd: number;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+/** syncDir, on libuv's threads. */
+function syncDirAsync(dir: string): Promise<void> {
+  return new Promise((resolve) => {
+    let fd: number;
+    try {
+      fd = openSync(dir, 'r');
+    } catch {
+      resolve();
+      return;
+    }
+    fsync(fd, () => {
+      closeSync(fd);
+      resolve();
+    });
+  });
 }
 
 /** The rename is durable only once the directory itself is synced (not every file system allows it). */
