@@ -212,8 +212,11 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
       const id = record.slurmJobId;
       const done = statSync(record.exitFile, { throwIfNoEntry: false }) !== undefined;
       if (!done) {
-        const q = driver.queue(env);
-        const state = q?.get(id);
+        // The queue may not answer at once on a busy controller: ask again before giving the job up.
+        let q = driver.queue(env);
+        for (let i = 0; i < 2 && q === undefined; i++) q = driver.queue(env);
+        // Still no answer: watch it anyway (the poller finds out), rather than submit a second copy.
+        const state = q === undefined ? 'UNKNOWN' : q.get(id);
         if (state === undefined || driver.stuck(state)) return undefined;
       }
       return watch(id, record.exitFile, { clusterId: id, exitFile: record.exitFile });
