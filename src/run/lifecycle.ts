@@ -269,7 +269,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           code = FAILED;
         } else {
           message = ended.state ?? `killed by ${ended.signal}`;
-          code = executor.cluster ? CLUSTER_FAILED : FAILED;
+          code = executor.lostCode;
         }
         // A failed attempt's outputs are not to be trusted, not even by the next attempt.
         stage = 'remove what the failed attempt wrote';
@@ -312,7 +312,6 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
 }
 
 const FAILED = 'RUN020';
-const CLUSTER_FAILED = 'RUN034';
 
 /** Wait for the attempt's end; stop it at its time limit (counted from when it runs) or on Ctrl-C. */
 async function watch(s: Started, job: RunJob, options: LifecycleOptions): Promise<Ended & { limitHit: boolean; interrupted: boolean }> {

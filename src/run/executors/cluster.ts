@@ -175,6 +175,7 @@ export function clusterExecutor(driver: ClusterDriver, ctx: ExecutorContext): Ex
     name: driver.name,
     label: driver.label,
     cluster: true,
+    lostCode: driver.codes.failed,
     available: () => driver.available(env),
     check: (jobs) => checkJobs(driver, jobs, ctx),
     start(request: StartRequest): Started {

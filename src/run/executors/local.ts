@@ -10,6 +10,7 @@ export function localExecutor(ctx: ExecutorContext): Executor {
     name: 'local',
     label: 'local',
     cluster: false,
+    lostCode: 'RUN020',
     available: () => ({ ok: true }),
     check: () => [],
     start: (request) => startLocal(request, ctx.workflowDir, ctx.graceMs),

@@ -68,6 +68,8 @@ export interface Executor {
   readonly label: string;
   /** A cluster runs jobs elsewhere: cores and memory of this machine do not limit them. */
   readonly cluster: boolean;
+  /** The code of a job that ended without an exit status (cancelled, out of time, node lost…). */
+  readonly lostCode: string;
   /** Whether it can run here at all (the scheduler's commands answer); checked before anything starts. */
   available(): { ok: true } | { ok: false; why: string };
   /** Everything about the jobs that the scheduler would refuse, found before any job is submitted. */
