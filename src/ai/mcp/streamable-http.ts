@@ -66,6 +66,63 @@ export class StreamableHttpTransport implements Transport {
     return this.session;
   }
 
+  /** The GET stream, while it is open (aborted by close). */
+  private listening: AbortController | undefined;
+
+  listen(): void {
+    if (this.listening !== undefined) return;
+    const controller = new AbortController();
+    this.listening = controller;
+    void this.readGetStream(controller.signal).catch(() => undefined);
+  }
+
+  /**
+   * Read the GET stream until the server ends it or we close. Its messages go to the protocol layer
+   * like any other (server requests are answered there, at once). A server that offers no stream
+   * (405, or anything but an event stream) leaves nothing to do; a stream that breaks is resumed
+   * with Last-Event-ID a bounded number of times when its events carry ids.
+   */
+  private async readGetStream(signal: AbortSignal): Promise<void> {
+    const state: SseState = { waiting: new Set() };
+    for (let attempt = 0; attempt <= MAX_RESUMES && !signal.aborted; attempt++) {
+      const headers: Record<string, string> = this.headers('text/event-stream');
+      if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
+      let res: Response;
+      try {
+        res = await this.client.request(this.url, { method: 'GET', headers, signal });
+      } catch {
+        return;
+      }
+      if (res.statusCode !== 200 || mediaType(res.headers['content-type']) !== 'text/event-stream') {
+        await drain(res).catch(() => undefined);
+        return;
+      }
+      const before = state.lastEventId;
+      try {
+        await readSse(res.body, {
+          maxBytes: this.maxBytes,
+          onRetry: (ms) => {
+            state.retryMs = ms;
+          },
+          onEvent: (event) => {
+            if (event.id !== undefined) state.lastEventId = event.id;
+            if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+            try {
+              for (const m of decodePayload(event.data, this.shownUrl)) this.onmessage?.(m);
+            } catch {
+              // A malformed message on the optional stream is dropped; requests have their own replies.
+            }
+          },
+          stop: () => signal.aborted,
+        });
+      } catch {
+        // The stream broke: resume below if the server gave its events ids.
+      }
+      if (signal.aborted || state.lastEventId === undefined || state.lastEventId === before) return;
+      await delay(Math.min(state.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal).catch(() => undefined);
+    }
+  }
+
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
   }
@@ -216,6 +273,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.listening?.abort();
     if (this.session !== undefined) {
       const signal = AbortSignal.timeout(2_000);
       try {

@@ -17,7 +17,7 @@ export const mcpCodes = {
   MCP006: { severity: 'error', title: 'MCP server answered with an unexpected content type', hint: 'is the URL the server\'s Streamable HTTP endpoint (often …/mcp)?', doc },
   MCP007: { severity: 'error', title: 'malformed MCP message', hint: 'the server sent something that is not valid MCP JSON-RPC; report it to the server\'s maintainers', doc },
   MCP008: { severity: 'error', title: 'MCP response stream ended without the response', hint: 'the server closed the connection early; try again, or check the server\'s logs', doc },
-  MCP009: { severity: 'error', title: 'MCP protocol version not supported', hint: 'this client speaks 2025-11-25, 2025-06-18 and 2025-03-26', doc },
+  MCP009: { severity: 'error', title: 'MCP protocol version not supported', hint: 'this client speaks 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05; the message says which side is behind', doc },
   MCP010: { severity: 'error', title: 'MCP session expired', hint: 'the server ended the session again right after a fresh one was started; check the server', doc },
   MCP011: { severity: 'error', title: 'MCP redirect refused', hint: 'use the final URL directly; redirects to another origin are never followed so headers cannot leak', doc },
   MCP012: { severity: 'error', title: 'MCP response too large', doc },
