@@ -69,6 +69,8 @@ function defineAiConfigSchemas(z: typeof Zod) {
         connect_timeout_ms: z.int().positive().optional(),
         call_timeout_ms: z.int().positive().optional(),
         trust_annotations: z.boolean().optional(),
+        allow_tools: strings.optional(),
+        deny_tools: strings.optional(),
       })
       .optional(),
   });

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { McpClient } from './client.js';
 import { McpFailure } from './failure.js';
 import type { Tool, ToolAnnotations } from './messages.js';
-import { expandHeaders, type McpServerSpec } from './server-spec.js';
+import { expandHeaders, toolAllowed, type McpServerSpec } from './server-spec.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -103,7 +103,8 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
   const headers = expandHeaders(spec.headers, options.env);
   const transport = new StreamableHttpTransport({
     url: spec.url,
-    headers,
+    // Servers and their operators see who is calling; a skill's own User-Agent header wins.
+    headers: { 'user-agent': `${options.clientInfo.name}/${options.clientInfo.version}`, ...headers },
     ...(spec.connectTimeoutMs !== undefined ? { connectTimeoutMs: spec.connectTimeoutMs } : {}),
   });
   const client = new McpClient(transport, {
@@ -113,7 +114,7 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
   });
   try {
     const init = await client.connect();
-    const tools = (await client.listTools()).map(toServerTool);
+    const tools = (await client.listTools()).filter((t) => toolAllowed(spec, t.name)).map(toServerTool);
     return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools };
   } catch (err) {
     await client.close();
@@ -125,5 +126,5 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
 /** Re-list after notifications/tools/list_changed, so the gate sees current annotations. */
 export async function refreshTools(server: OpenServer): Promise<void> {
   if (!server.client.toolsChanged) return;
-  server.tools = (await server.client.listTools()).map(toServerTool);
+  server.tools = (await server.client.listTools()).filter((t) => toolAllowed(server.spec, t.name)).map(toServerTool);
 }

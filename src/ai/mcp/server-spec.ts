@@ -13,6 +13,10 @@ export interface McpServerSpec {
   callTimeoutMs?: number;
   /** false: ask for every call, whatever the server's readOnlyHint says. */
   trustAnnotations: boolean;
+  /** Only these tools are offered (exact names, `*` matches any text); every tool when absent. */
+  allowTools?: string[];
+  /** Never offered, even when allowed. */
+  denyTools?: string[];
   source: { kind: 'skill'; path: string } | { kind: 'flag' };
 }
 
@@ -38,6 +42,14 @@ export function parseMcpFlag(value: string): McpServerSpec {
   const u = new URL(url);
   const name = m ? m[1]! : `${u.hostname.replace(/^\[|\]$/g, '')}-${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   return { name, url, headers: {}, trustAnnotations: true, source: { kind: 'flag' } };
+}
+
+const namePattern = (p: string) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+
+/** Whether a skill's allow_tools / deny_tools let a server tool through (deny wins). */
+export function toolAllowed(spec: Pick<McpServerSpec, 'allowTools' | 'denyTools'>, rawName: string): boolean {
+  if (spec.denyTools?.some((p) => namePattern(p).test(rawName))) return false;
+  return spec.allowTools === undefined || spec.allowTools.some((p) => namePattern(p).test(rawName));
 }
 
 /**

@@ -72,6 +72,24 @@ describe('the GET stream (official SDK server, stateful)', () => {
   });
 });
 
+describe('what a tool skill lets through, and who is calling', () => {
+  it('allow_tools and deny_tools decide which tools are offered (deny wins), also after list_changed', async () => {
+    fixture = await startSdkFixture({ mode: 'json' });
+    server = await openServer({ ...spec(fixture.url), allowTools: ['look*', 'slow', 'unannotated'], denyTools: ['slow'] }, { env: {}, clientInfo });
+    expect(server.tools.map((t) => t.rawName).sort()).toEqual(['lookup', 'unannotated']);
+    await fixture.changeAnnotations('unannotated', { destructiveHint: true });
+    await waitFor(() => server!.client.toolsChanged);
+    await refreshTools(server);
+    expect(server.tools.map((t) => t.rawName).sort()).toEqual(['lookup', 'unannotated']);
+  });
+
+  it('sends a User-Agent naming oxo-flow and its version', async () => {
+    raw = await startRawServer(() => undefined);
+    server = await openServer(spec(raw.url), { env: {}, clientInfo });
+    expect(raw.received[0]!.headers['user-agent']).toBe('oxo-flow-test/0.0.0');
+  });
+});
+
 describe('older servers', () => {
   it('a 2024-11-05 server works, and each later request carries the negotiated version', async () => {
     raw = await startRawServer((x) => (x.message.method === 'initialize' ? json(x.res, 200, initializeResult(x.message.id, '2024-11-05'), { 'mcp-session-id': SESSION }) : undefined));
