@@ -71,6 +71,14 @@ function defineAiConfigSchemas(z: typeof Zod) {
         trust_annotations: z.boolean().optional(),
         allow_tools: strings.optional(),
         deny_tools: strings.optional(),
+        oauth: z
+          .strictObject({
+            client_id: z.string().optional(),
+            client_secret_env: z.string().optional(),
+            scope: z.string().optional(),
+            grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+          })
+          .optional(),
       })
       .optional(),
   });

@@ -11,6 +11,7 @@ import type { AiStatusOptions } from './commands/ai-status.js';
 import type { AiSessionsOptions } from './commands/ai-sessions.js';
 import type { AiSetupOptions } from './commands/ai-setup.js';
 import type { AiToolsOptions } from './commands/ai-tools.js';
+import type { AiLoginOptions } from './commands/ai-login.js';
 import type { DryRunOptions } from './commands/dry-run.js';
 import type { GraphOptions } from './commands/graph.js';
 import type { InitOptions } from './commands/init.js';
@@ -311,6 +312,24 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
       ),
     options: (r) => ok(defined({ name: str(r.args[0]) ?? '', project: str(r.flags.project), format: str(r.flags.format), force: flag(r.flags.force) })),
     load: async () => (await import('./commands/ai-skills.js')).skillsNew,
+  }),
+  entry<AiLoginOptions>({
+    path: ['ai', 'login'],
+    bundle: 'more',
+    module: 'cli/commands/ai-login.js',
+    description: 'log in to an OAuth-protected MCP server (opens your browser; tokens kept 0600)',
+    define: (c) => projectFlag(c.argument('<server>', 'a tool skill\'s name, or NAME=URL')),
+    options: (r) => ok(defined({ server: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-login.js')).aiLogin,
+  }),
+  entry<AiLoginOptions>({
+    path: ['ai', 'logout'],
+    bundle: 'more',
+    module: 'cli/commands/ai-login.js',
+    description: 'forget the OAuth tokens of an MCP server',
+    define: (c) => projectFlag(c.argument('<server>', 'a tool skill\'s name, or NAME=URL')),
+    options: (r) => ok(defined({ server: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-login.js')).aiLogout,
   }),
   entry<AiToolsOptions>({
     path: ['ai', 'tools'],

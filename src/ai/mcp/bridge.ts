@@ -2,8 +2,11 @@
 // sanitised to [A-Za-z0-9_-], at most 64 characters (hash suffix when shortened or colliding),
 // with the raw name kept for tools/call. Also opens a server: connect, list, bridge.
 import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { McpClient } from './client.js';
 import { McpFailure } from './failure.js';
+import { McpAuth } from './oauth.js';
 import type { Tool, ToolAnnotations } from './messages.js';
 import { expandHeaders, toolAllowed, type McpServerSpec } from './server-spec.js';
 import { StreamableHttpTransport } from './streamable-http.js';
@@ -96,12 +99,25 @@ export interface OpenServer {
 export interface OpenServerOptions {
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  /** $OXO_FLOW_HOME, where OAuth tokens are kept (default: from env). */
+  home?: string;
+}
+
+/** $OXO_FLOW_HOME, else ~/.oxo-flow (the same rule as skills and provider settings). */
+function homeOf(env: Readonly<Record<string, string | undefined>>): string {
+  const home = env.OXO_FLOW_HOME;
+  return home !== undefined && home !== '' ? path.resolve(home) : path.join(env.HOME || os.homedir(), '.oxo-flow');
 }
 
 /** Connect to one server and list its tools. Rejects with McpFailure; the connection is closed on failure. */
 export async function openServer(spec: McpServerSpec, options: OpenServerOptions): Promise<OpenServer> {
   const headers = expandHeaders(spec.headers, options.env);
+  // A skill that sets its own Authorization header manages its credentials; otherwise a 401 is met
+  // with OAuth (a stored or refreshed token, or client credentials).
+  const ownAuth = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  const auth = ownAuth ? undefined : new McpAuth({ name: spec.name, url: spec.url, ...(spec.oauth !== undefined ? { oauth: spec.oauth } : {}) }, { home: options.home ?? homeOf(options.env), env: options.env, clientInfo: options.clientInfo });
   const transport = new StreamableHttpTransport({
+    ...(auth !== undefined ? { auth } : {}),
     url: spec.url,
     // Servers and their operators see who is calling; a skill's own User-Agent header wins.
     headers: { 'user-agent': `${options.clientInfo.name}/${options.clientInfo.version}`, ...headers },

@@ -2,6 +2,7 @@
 // URL mapping (mcp:// → http://), NAME=URL flags, ${ENV} expansion of header values.
 import { maskUrl } from '../secrets.js';
 import { McpFailure } from './failure.js';
+import type { OAuthSettings } from './oauth.js';
 
 export interface McpServerSpec {
   /** The user's alias: the skill name or the --mcp NAME (or one derived from the URL). */
@@ -17,6 +18,8 @@ export interface McpServerSpec {
   allowTools?: string[];
   /** Never offered, even when allowed. */
   denyTools?: string[];
+  /** OAuth settings of the skill; a server that answers 401 is logged in to with OAuth in any case. */
+  oauth?: OAuthSettings;
   source: { kind: 'skill'; path: string } | { kind: 'flag' };
 }
 

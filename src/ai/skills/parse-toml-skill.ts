@@ -98,7 +98,7 @@ interface McpTable {
   headers: Record<string, string>;
   trustAnnotations: boolean;
   timeouts: Pick<McpSettings, 'connectTimeoutMs' | 'callTimeoutMs'>;
-  filters: Pick<McpSettings, 'allowTools' | 'denyTools'>;
+  filters: Pick<McpSettings, 'allowTools' | 'denyTools' | 'oauth'>;
 }
 
 /** The [mcp] table's usable values (wrong ones were reported by the shape check). */
@@ -112,6 +112,15 @@ function mcpTable(value: unknown, usable: (path: ShapePath) => boolean): McpTabl
   if (use('trust_annotations')) out.trustAnnotations = value.trust_annotations as boolean;
   if (use('allow_tools')) out.filters.allowTools = value.allow_tools as string[];
   if (use('deny_tools')) out.filters.denyTools = value.deny_tools as string[];
+  if (use('oauth') && isPlainRecord(value.oauth)) {
+    const o = value.oauth;
+    out.filters.oauth = {
+      ...(typeof o.client_id === 'string' ? { clientId: o.client_id } : {}),
+      ...(typeof o.client_secret_env === 'string' ? { clientSecretEnv: o.client_secret_env } : {}),
+      ...(typeof o.scope === 'string' ? { scope: o.scope } : {}),
+      ...(o.grant === 'client_credentials' || o.grant === 'authorization_code' ? { grant: o.grant } : {}),
+    };
+  }
   return out;
 }
 

@@ -20,6 +20,8 @@ export interface McpSettings {
   allowTools?: string[];
   /** These tools are never offered, even when allowed. */
   denyTools?: string[];
+  /** OAuth settings ([mcp] oauth): a configured client, the secret's variable, scope, grant. */
+  oauth?: { clientId?: string; clientSecretEnv?: string; scope?: string; grant?: 'authorization_code' | 'client_credentials' };
 }
 
 export interface Skill {

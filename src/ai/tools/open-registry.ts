@@ -28,6 +28,7 @@ export function serversFromSkills(active: readonly Skill[]): McpServerSpec[] {
       if (m.callTimeoutMs !== undefined) spec.callTimeoutMs = m.callTimeoutMs;
       if (m.allowTools !== undefined) spec.allowTools = m.allowTools;
       if (m.denyTools !== undefined) spec.denyTools = m.denyTools;
+      if (m.oauth !== undefined) spec.oauth = m.oauth;
       return spec;
     });
 }

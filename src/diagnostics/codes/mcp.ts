@@ -24,6 +24,7 @@ export const mcpCodes = {
   MCP013: { severity: 'error', title: 'MCP tool list pagination stopped', hint: 'the server kept paginating (or repeated a cursor); report it to the server\'s maintainers', doc },
   MCP014: { severity: 'error', title: 'a header of the tool skill names an unset environment variable', hint: 'export the variable before running oxo-flow', doc },
   MCP015: { severity: 'error', title: 'MCP connection closed', doc },
+  MCP016: { severity: 'error', title: 'OAuth authorization with the MCP server failed', hint: 'run `oxo-flow ai login SERVER` in a terminal, or check the skill\'s [mcp] oauth settings', doc },
   MCP020: { severity: 'error', title: 'MCP server reported an error', doc },
   MCP021: { severity: 'error', title: 'MCP tool reported an error (isError)', doc },
   TOOL001: { severity: 'error', title: 'unknown tool', hint: 'run `oxo-flow ai tools` to list the tools and their names', exit: 'usage', doc },
