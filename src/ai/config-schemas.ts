@@ -69,6 +69,16 @@ function defineAiConfigSchemas(z: typeof Zod) {
         connect_timeout_ms: z.int().positive().optional(),
         call_timeout_ms: z.int().positive().optional(),
         trust_annotations: z.boolean().optional(),
+        allow_tools: strings.optional(),
+        deny_tools: strings.optional(),
+        oauth: z
+          .strictObject({
+            client_id: z.string().optional(),
+            client_secret_env: z.string().optional(),
+            scope: z.string().optional(),
+            grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+          })
+          .optional(),
       })
       .optional(),
   });

@@ -73,7 +73,7 @@ function processFacts(io: Io): ProcessFacts {
   return { stderrIsTTY: io.isTerminal(2), envSecrets: secretsFromEnv(io.env) };
 }
 
-function makeContext(flags: GlobalFlags, version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<() => void>): CliContext {
+function makeContext(flags: GlobalFlags, version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<InterruptHandler>): CliContext {
   const stderrIsTTY = facts.stderrIsTTY;
   let stdinIsTTY: boolean | undefined;
   return {
@@ -103,6 +103,9 @@ function makeContext(flags: GlobalFlags, version: string, io: Io, facts: Process
     },
   };
 }
+
+/** A command's Ctrl-C handler (CliContext.onInterrupt). */
+type InterruptHandler = (again?: boolean) => unknown;
 
 /** What main.ts does with a parsed command line: the table entry, commander's raw values, the command. */
 type OnRun = (entry: CommandEntry<unknown>, raw: RawArgs, cmd: Command) => Promise<void>;
@@ -155,7 +158,7 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
   const version = packageVersion();
   const streams: Streams = { stdout: io.stdout, stderr: io.stderr };
   let name = commandNameFrom(argv);
-  const interruptHandlers = new Set<() => void>();
+  const interruptHandlers = new Set<InterruptHandler>();
   const facts = processFacts(io);
   let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io, facts, interruptHandlers);
   let exitCode: number | undefined;
@@ -174,7 +177,20 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
       for (const handler of [...interruptHandlers]) handler();
       return;
     }
-    finish(failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
+    // A second Ctrl-C: each handler gets its last word, synchronously (run kills what is left and
+    // records it), then the process ends.
+    let last: CommandResult | undefined;
+    if (interrupted) {
+      for (const handler of [...interruptHandlers]) {
+        try {
+          const r = handler(true);
+          if (r !== null && typeof r === 'object' && 'outcome' in r) last = r as CommandResult;
+        } catch {
+          // Ending now matters more.
+        }
+      }
+    }
+    finish(last ?? failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
     process.exit(130);
   };
   if (options.handleInterrupt) process.on('SIGINT', onInterrupt);
@@ -203,7 +219,7 @@ interface Hooks {
   after(run: NonNullable<CommandResult['after']>): Promise<void>;
 }
 
-async function parseAndRun(argv: string[], version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<() => void>, hooks: Hooks): Promise<void> {
+async function parseAndRun(argv: string[], version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<InterruptHandler>, hooks: Hooks): Promise<void> {
   const unknown = unknownSubcommand(argv, io.cwd);
   if (unknown !== undefined) {
     hooks.named(unknown.group);

@@ -16,6 +16,17 @@ export interface StreamableHttpOptions {
   connectTimeoutMs?: number;
   /** Cap on the bytes read from one HTTP response. */
   maxResponseBytes?: number;
+  /** OAuth (oauth.ts): a bearer token for each request, and what to do after a 401. */
+  auth?: TransportAuth;
+}
+
+export interface TransportAuth {
+  token(): Promise<string | undefined>;
+  /** After a 401: true when a new token was had without a person, so one retry can succeed. */
+  unauthorized(wwwAuthenticate: string | undefined): Promise<boolean>;
+  /** What to tell a person when it cannot (names `ai login`). */
+  readonly hint: string;
+  close?(): Promise<void>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -46,6 +57,9 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxBytes: number;
   /** The proxy the requests go through, shown without credentials; undefined when direct. */
   private readonly via: string | undefined;
+  private readonly auth: TransportAuth | undefined;
+  /** The OAuth token of the latest request, sent on the GET stream and DELETE too (never shown). */
+  private bearer: string | undefined;
 
   constructor(options: StreamableHttpOptions) {
     this.url = new URL(options.url);
@@ -55,6 +69,7 @@ export class StreamableHttpTransport implements Transport {
       if (!RESERVED_HEADERS.has(k.toLowerCase())) this.extraHeaders[k] = v;
     }
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.auth = options.auth;
     // Our own deadlines (jsonrpc.ts) bound each request; first-byte and idle timers would cut
     // long tool calls and SSE streams at arbitrary points, so they are off.
     this.client = new HttpClient({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
@@ -64,6 +79,63 @@ export class StreamableHttpTransport implements Transport {
 
   get sessionId(): string | undefined {
     return this.session;
+  }
+
+  /** The GET stream, while it is open (aborted by close). */
+  private listening: AbortController | undefined;
+
+  listen(): void {
+    if (this.listening !== undefined) return;
+    const controller = new AbortController();
+    this.listening = controller;
+    void this.readGetStream(controller.signal).catch(() => undefined);
+  }
+
+  /**
+   * Read the GET stream until the server ends it or we close. Its messages go to the protocol layer
+   * like any other (server requests are answered there, at once). A server that offers no stream
+   * (405, or anything but an event stream) leaves nothing to do; a stream that breaks is resumed
+   * with Last-Event-ID a bounded number of times when its events carry ids.
+   */
+  private async readGetStream(signal: AbortSignal): Promise<void> {
+    const state: SseState = { waiting: new Set() };
+    for (let attempt = 0; attempt <= MAX_RESUMES && !signal.aborted; attempt++) {
+      const headers: Record<string, string> = this.headers('text/event-stream');
+      if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
+      let res: Response;
+      try {
+        res = await this.client.request(this.url, { method: 'GET', headers, signal });
+      } catch {
+        return;
+      }
+      if (res.statusCode !== 200 || mediaType(res.headers['content-type']) !== 'text/event-stream') {
+        await drain(res).catch(() => undefined);
+        return;
+      }
+      const before = state.lastEventId;
+      try {
+        await readSse(res.body, {
+          maxBytes: this.maxBytes,
+          onRetry: (ms) => {
+            state.retryMs = ms;
+          },
+          onEvent: (event) => {
+            if (event.id !== undefined) state.lastEventId = event.id;
+            if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+            try {
+              for (const m of decodePayload(event.data, this.shownUrl)) this.onmessage?.(m);
+            } catch {
+              // A malformed message on the optional stream is dropped; requests have their own replies.
+            }
+          },
+          stop: () => signal.aborted,
+        });
+      } catch {
+        // The stream broke: resume below if the server gave its events ids.
+      }
+      if (signal.aborted || state.lastEventId === undefined || state.lastEventId === before) return;
+      await delay(Math.min(state.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal).catch(() => undefined);
+    }
   }
 
   setProtocolVersion(version: string): void {
@@ -76,13 +148,15 @@ export class StreamableHttpTransport implements Transport {
 
   private headers(accept: string): Record<string, string> {
     const h: Record<string, string> = { ...this.extraHeaders, accept };
+    if (this.bearer !== undefined) h.authorization = `Bearer ${this.bearer}`;
     if (this.session !== undefined) h['mcp-session-id'] = this.session;
     if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
     return h;
   }
 
-  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+  async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false): Promise<void> {
     const isInitialize = 'method' in message && message.method === 'initialize';
+    if (this.auth !== undefined) this.bearer = await this.auth.token();
     const sentSession = this.session !== undefined;
     const body = JSON.stringify(message);
     const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' };
@@ -97,8 +171,15 @@ export class StreamableHttpTransport implements Transport {
     }
     if (status === 401 || status === 403) {
       await drain(res);
-      const challenge = describeAuthChallenge(headerValue(res.headers['www-authenticate']));
-      throw new McpFailure('MCP005', `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`);
+      const header = headerValue(res.headers['www-authenticate']);
+      // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
+      if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header).catch(() => false))) return this.send(message, options, true);
+      const challenge = describeAuthChallenge(header);
+      throw new McpFailure(
+        'MCP005',
+        `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
+        status === 401 && this.auth !== undefined ? this.auth.hint : undefined,
+      );
     }
     if (status >= 400) {
       const text = await readText(res, 64 * 1024).catch(() => '');
@@ -216,6 +297,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.listening?.abort();
     if (this.session !== undefined) {
       const signal = AbortSignal.timeout(2_000);
       try {
@@ -227,6 +309,7 @@ export class StreamableHttpTransport implements Transport {
       this.session = undefined;
     }
     await this.client.close();
+    await this.auth?.close?.();
   }
 }
 
