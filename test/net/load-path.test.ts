@@ -1,6 +1,7 @@
 // undici is loaded by commands that make requests, and only then: validate, lint and dry-run without
-// --ai never read anything of node_modules/undici; lint --ai against a local fake does (the control). Observed in the built CLI by a preload that records every
-// file the process reads.
+// --ai never read its bundle (dist/oxo-flow-net.cjs) nor anything of node_modules/undici; lint --ai
+// against a local fake reads the bundle, and nothing of node_modules/undici (the control). Observed in
+// the built CLI by a preload that records every file the process reads.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +33,7 @@ async function reads(args: string[], env: Record<string, string | undefined> = {
   await new Promise((resolve) => child.on('close', resolve));
   return readFileSync(out, 'utf8').split('\n');
 }
-const undiciFiles = (files: string[]) => files.filter((f) => f.includes(`${path.sep}undici${path.sep}`));
+const undiciFiles = (files: string[]) => files.filter((f) => f.endsWith('oxo-flow-net.cjs') || f.includes(`${path.sep}undici${path.sep}`));
 
 let fake: FakeLlm;
 beforeAll(async () => {
@@ -47,9 +48,11 @@ describe('who loads undici', () => {
     expect(undiciFiles(files)).toEqual([]);
   });
 
-  it('lint --ai with a provider: undici from node_modules, on the request', async () => {
+  it('lint --ai with a provider: its bundle, and nothing of node_modules/undici', async () => {
     const files = await reads(['lint', '--ai'], { OXO_FLOW_AI_PROVIDER: 'openai-compatible', OXO_FLOW_AI_BASE_URL: fake.baseUrl, OXO_FLOW_AI_MODEL: 'm' });
-    expect(undiciFiles(files).length).toBeGreaterThan(0);
+    const loaded = undiciFiles(files);
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.every((f) => f.endsWith('oxo-flow-net.cjs'))).toBe(true);
     expect(fake.requests.length).toBeGreaterThan(0);
   });
 });
