@@ -85,7 +85,8 @@ async function runJob(job: PreparedJob, options: LocalRunOptions): Promise<JobRe
       cwd: dir,
       logPath: job.logPath,
       header: `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`,
-      env: options.env,
+      // The one place a local job's environment is built: the run's, then the values its script refers to.
+      env: { ...options.env, ...spec.env },
       ...(job.timeLimitSeconds !== undefined ? { timeLimitMs: job.timeLimitSeconds * 1000 } : {}),
       graceMs: options.graceMs,
       signal: options.signal,

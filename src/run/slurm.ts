@@ -188,7 +188,9 @@ function submit(job: PreparedJob, after: readonly string[], options: SlurmOption
   if (options.partition !== undefined) args.push(`--partition=${options.partition}`);
   if (options.account !== undefined) args.push(`--account=${options.account}`);
   if (after.length > 0) args.push(`--dependency=afterok:${after.join(':')}`, '--kill-on-invalid-dep=yes');
-  const r = spawnSync('sbatch', args, { input: script, env: options.env, encoding: 'utf8' });
+  // The values the script refers to go in sbatch's environment, which Slurm hands to the job
+  // (--export=ALL, its default): never into the batch script's text.
+  const r = spawnSync('sbatch', args, { input: script, env: { ...options.env, ...spec.env }, encoding: 'utf8' });
   if (r.status !== 0) return { ok: false, message: (r.stderr || r.error?.message || `exit ${r.status}`).trim() };
   const id = r.stdout.trim().split(';')[0]!;
   return /^\d+$/.test(id) ? { ok: true, id } : { ok: false, message: `unexpected sbatch answer: ${r.stdout.trim()}` };

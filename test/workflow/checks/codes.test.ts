@@ -127,6 +127,14 @@ const cases: Case[] = [
     fires: wf(quietRule('a', 'protected_output = ["ref/index.bin"]\nshell = "mk {output}"') + rule('output = ["ref/index.bin"]\nshell = "mk {output}"')),
     clean: wf(quietRule('a', 'protected_output = ["ref/index.bin"]\nshell = "mk {output}"') + rule('input = ["ref/index.bin"]\noutput = ["x"]\nshell = "use {input} > {output}"')),
   },
+  {
+    code: 'E041',
+    name: 'a placeholder inside single quotes',
+    fires: wf('[config]\nx = "v"\n' + rule(`output = ["o"]\nshell = "echo '{config.x}' > {output}"`)),
+    line: 13,
+    clean: wf('[config]\nx = "v"\n' + rule(`output = ["o"]\nshell = "echo \\"{config.x}\\" > {output}"`)),
+  },
+  { code: 'E042', name: 'a shell that does not parse', fires: wf(rule('shell = "echo \\"open"')), line: 10, clean: wf(rule('shell = "echo \\"closed\\""')) },
 ];
 
 describe('workflow codes fire on their case and stay silent on the clean twin', () => {
@@ -161,6 +169,22 @@ describe('messages and suggestions', () => {
     expect(d.message).toBe('{config.refernce} is not defined in [config] (did you mean reference?)');
     const line = text.split('\n')[d.line! - 1]!;
     expect(line.slice(d.column! - 1)).toMatch(/^\{config\.refernce\}/);
+  });
+
+  it('E041 points at the placeholder itself, says why and what to write instead', () => {
+    const text = wf('[config]\nx = "v"\n' + rule(`shell = """\necho ok\ncat <<'EOF'\nvalue {config.x}\nEOF\n"""`));
+    const d = diagnose(text).find((x) => x.code === 'E041')!;
+    expect(d.message).toBe('{config.x} in shell of rule "r" cannot be given to the shell as data: it is inside a quoted here-document, where the shell expands nothing');
+    const line = text.split('\n')[d.line! - 1]!;
+    expect(line.slice(d.column! - 1)).toBe('{config.x}');
+    expect(d.hint).toContain('<<EOF');
+  });
+
+  it('E042 points at the line where the shell stops parsing', () => {
+    const text = wf(rule(`shell = """\necho ok\nif true; then echo "x\n"""`));
+    const d = diagnose(text).find((x) => x.code === 'E042')!;
+    expect(d.message).toMatch(/^shell of rule "r" is not valid shell: /);
+    expect(text.split('\n')[d.line! - 1]).toBe('if true; then echo "x');
   });
 
   it('E022 points at the offending column of the expression', () => {
