@@ -153,16 +153,19 @@ function originalOffset(template: Template, marked: string, prefix: string, line
   return textPos;
 }
 
-/** The nodes whose range holds a byte offset, outermost first. */
+/**
+ * The nodes whose range holds a byte offset, outermost first. Searched through the whole tree: a
+ * statement's comments are its children although they lie before the statement's own range.
+ */
 function containing(root: ShellNode, at: number): ShellNode[] {
-  const chain: ShellNode[] = [root];
-  let node = root;
-  for (;;) {
-    const next = node.children.find((c) => c.start <= at && at < c.end);
-    if (next === undefined) return chain;
-    chain.push(next);
-    node = next;
-  }
+  const search = (node: ShellNode): ShellNode[] | undefined => {
+    for (const child of node.children) {
+      const below = search(child);
+      if (below !== undefined) return [node, ...below];
+    }
+    return node.start <= at && at < node.end ? [node] : undefined;
+  };
+  return search(root) ?? [root];
 }
 
 type Verdict = SlotContext | { why: string; hint: string };
