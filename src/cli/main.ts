@@ -1,6 +1,8 @@
 // The command line: builds commander's tree from the command table, runs the one command, and ends
 // every path (success, failure, usage error, internal error, Ctrl-C) through one function, finish(),
 // which prints the result (emitResult) and sets the exit code.
+import { cacheDirectory, diskAnalysisStore } from './shell-cache.js';
+import { setAnalysisStore } from '../workflow/render/shell-contexts.js';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -147,6 +149,8 @@ export function buildProgram(version: string, onRun: OnRun, only?: string): Comm
 
 /** Entry point used by bin/oxo-flow.js: the real process, and Ctrl-C handled. */
 export async function main(argv: string[]): Promise<void> {
+  const dir = cacheDirectory(process.env);
+  if (dir !== undefined) setAnalysisStore(diskAnalysisStore(dir));
   process.exitCode = await runCommandLine(argv, processIo, { handleInterrupt: true });
 }
 

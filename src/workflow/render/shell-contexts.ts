@@ -52,16 +52,57 @@ const HINTS = {
   other: 'use the placeholder as a whole argument, an assignment value, a redirection target, or inside "…"',
 };
 
+/**
+ * Where analyses are kept between runs (the CLI keeps them on disk: loading and running the parser
+ * costs more than the rest of a `validate`). It is asked by the exact command text and must give back
+ * what it was given for that text; what it gives is checked against the text's placeholders.
+ */
+export interface AnalysisStore {
+  get(text: string): unknown;
+  set(text: string, analysis: ShellAnalysis): void;
+}
+
+/** Bump when the analysis changes: stores keep analyses per version. */
+export const ANALYSIS_VERSION = 1;
+
 const cache = new Map<string, ShellAnalysis>();
+let store: AnalysisStore | undefined;
+
+export function setAnalysisStore(s: AnalysisStore | undefined): void {
+  store = s;
+}
 
 /** The analysis of one command template; kept per text, so every rule and job that shares it parses once. */
 export function analyseShell(text: string, template: Template): ShellAnalysis {
   let found = cache.get(text);
   if (found === undefined) {
-    found = analyse(text, template);
+    const stored = store?.get(text);
+    found = stored !== undefined && fits(stored, template) ? { ...stored, contexts: stored.contexts.map((c) => c ?? undefined) } : undefined;
+    if (found === undefined) {
+      found = analyse(text, template);
+      store?.set(text, found);
+    }
     cache.set(text, found);
   }
   return found;
+}
+
+const CONTEXTS: ReadonlySet<unknown> = new Set(['words', 'word', 'quoted', 'inert']);
+
+/** A stored analysis that has the shape of one for this template (else it is worked out again). */
+function fits(a: unknown, template: Template): a is ShellAnalysis {
+  if (typeof a !== 'object' || a === null) return false;
+  const { contexts, refused, syntaxError } = a as Partial<ShellAnalysis>;
+  const refs = refsOf(template);
+  if (!Array.isArray(contexts) || contexts.length !== refs.length || !Array.isArray(refused)) return false;
+  if (syntaxError !== undefined && (typeof syntaxError !== 'object' || syntaxError === null || typeof syntaxError.message !== 'string')) return false;
+  const refusedRefs = new Set<number>();
+  for (const r of refused) {
+    if (typeof r !== 'object' || r === null || !Number.isInteger(r.ref) || refs[r.ref] === undefined || r.at !== refs[r.ref]!.at || typeof r.why !== 'string' || typeof r.hint !== 'string') return false;
+    refusedRefs.add(r.ref);
+  }
+  // Every placeholder has a context or is refused, never both (JSON has null for undefined).
+  return contexts.every((c, k) => (c === null || c === undefined ? refusedRefs.has(k) || syntaxError !== undefined : CONTEXTS.has(c) && !refusedRefs.has(k)));
 }
 
 function refsOf(template: Template): TemplateRef[] {
