@@ -200,6 +200,30 @@ describe('messages and suggestions', () => {
   });
 });
 
+describe('E011 on the values as they will run', () => {
+  const withConfig = (value: string, shell: string) => wf(`[config]\nt = ${JSON.stringify(value)}\n` + rule(`shell = ${JSON.stringify(shell)}`));
+  it.each([
+    ['/', 'rm -rf {config.t}/*'],
+    ['', 'rm -rf {config.t}/*'],
+    ['/', 'rm -rf {config.t}/'],
+    ['/', 'rm -rf "{config.t}"'],
+    ['/home/alice', 'rm -rf {config.t}'],
+  ])('t = %j in `%s` is blocked', (value, shell) => {
+    const found = diagnose(withConfig(value, shell)).filter((d) => d.code === 'E011');
+    expect(found.length, JSON.stringify(diagnose(withConfig(value, shell)))).toBe(1);
+    expect(found[0]!.message).toContain('once its values are filled in');
+  });
+
+  it.each([
+    ['results', 'rm -rf {config.t}/*'],
+    ['/home/alice/project/tmp', 'rm -rf {config.t}'],
+    // A value is never tilde-expanded: this removes a file named "~" in the project.
+    ['~', 'rm -rf {config.t}'],
+  ])('t = %j in `%s` is allowed', (value, shell) => {
+    expect(diagnose(withConfig(value, shell)).filter((d) => d.code === 'E011')).toEqual([]);
+  });
+});
+
 describe('E011 blocks destructive commands and nothing else', () => {
   const blocked = [
     'rm -rf /',
