@@ -10,7 +10,7 @@ import { compileTemplate, renderTemplate, type RenderValues, type Template } fro
 import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
 import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
 import { shellQuote } from '../render/shell-quote.js';
-import { listValues, locate, mentionedNames, ruleDimensions, type Dimension, type Option } from './dimensions.js';
+import { listValues, locate, mentionedNames, ruleDimensions, unusableValues, type Dimension, type Option } from './dimensions.js';
 import type { SampleSource } from './sources.js';
 
 export interface ExpandedJob {
@@ -458,6 +458,13 @@ function transformJobs(
       }),
     );
     return [];
+  }
+  if (t.split.valuesFrom !== undefined && !standIns) {
+    const bad = unusableValues(splitValues, `transform.split value of rule "${rule.name}" (from ${t.split.valuesFrom})`, () => locate(workflow, rule, 'transform'), rule.name);
+    if (bad.length > 0) {
+      diagnostics.push(...bad);
+      return [];
+    }
   }
   const idKeys = Object.keys(combo.id).sort();
   const base = ['.oxo-flow', 'chunks', rule.name, ...idKeys.map((k) => `${k}=${combo.id[k]}`)].join('/');

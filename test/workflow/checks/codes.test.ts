@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { codes } from '../../../src/diagnostics/registry.js';
 import { diagnose, quietRule, wf } from '../../helpers/workflow-text.js';
+import { emptyFs } from '../../helpers/plan-workflow.js';
+import { loadWorkflow } from '../../../src/workflow/load/index.js';
+import { planWorkflow } from '../../../src/workflow/plan/index.js';
 
 interface Case {
   code: string;
@@ -135,10 +138,18 @@ const cases: Case[] = [
     clean: wf('[config]\nx = "v"\n' + rule(`output = ["o"]\nshell = "echo \\"{config.x}\\" > {output}"`)),
   },
   { code: 'E042', name: 'a shell that does not parse', fires: wf(rule('shell = "echo \\"open"')), line: 10, clean: wf(rule('shell = "echo \\"closed\\""')) },
+  { code: 'E043', name: 'a NUL in a config value', fires: wf('[config]\nx = "a\\u0000b"\n' + rule('')), line: 7, clean: wf('[config]\nx = "a\\tb"\n' + rule('')) },
+  {
+    code: 'E043',
+    name: 'a control character in a sheet cell',
+    fires: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "bad.tsv"'),
+    clean: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "samples.tsv"'),
+  },
+
 ];
 
 describe('workflow codes fire on their case and stay silent on the clean twin', () => {
-  const sheets = { 'samples.tsv': 'name\tsamples\ng\tS1,S2\n' };
+  const sheets = { 'samples.tsv': 'name\tsamples\ng\tS1,S2\n', 'bad.tsv': 'name\tsamples\ng\tS1,S\u001b[2J\n' };
   it.each(cases)('$code: $name', ({ code, fires, clean, line }) => {
     const found = diagnose(fires, 'main.oxoflow', sheets).filter((d) => d.code === code);
     expect(found.length, JSON.stringify(diagnose(fires, 'main.oxoflow', sheets), null, 1)).toBeGreaterThanOrEqual(1);
@@ -197,6 +208,28 @@ describe('messages and suggestions', () => {
   it('a misspelt required key gives one E020, not an extra E025', () => {
     const d = diagnose('[workflow]\nnmae = "x"\n');
     expect(d.map((x) => x.code)).toEqual(['E020']);
+  });
+});
+
+describe('E030 and E043 from every source', () => {
+  const sheets = { 'g.tsv': 'name\tsamples\ng\tS1,~\n', 'nul.tsv': 'name\tsamples\tnote\ng\tS1\tx\u0000y\n' };
+  const codesOf = (text: string) => diagnose(text, 'main.oxoflow', sheets).filter((d) => /^E0[34]/.test(d.code)).map((d) => [d.code, d.file, d.line]);
+  it.each(['~', '.', '..', '-rf'])('refuses the sample name %j in a list', (name) => {
+    const text = wf(`[[sample_groups]]\nname = "g"\nsamples = [${JSON.stringify(name)}]\n` + rule('output = ["o/{sample}"]\nshell = "touch {output}"'));
+    expect(codesOf(text).map((c) => c[0])).toContain('E030');
+  });
+
+  it('refuses "~" in a sheet, and a NUL in any cell of a sheet, at the sheet line', () => {
+    expect(codesOf(wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "g.tsv"'))).toEqual([['E030', 'g.tsv', 2]]);
+    expect(codesOf(wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "nul.tsv"'))).toEqual([['E043', 'nul.tsv', 2]]);
+  });
+
+  it('refuses unusable values_from values once the config is known', () => {
+    const text = wf('[config]\nchroms = ["chr1", ".."]\n' + rule('output = ["o/{chr}"]\nshell = "touch {output}"\nscatter = { variable = "chr", values_from = "config.chroms" }'));
+    const workflow = loadWorkflow(text, 'main.oxoflow', {}).workflow!;
+    const { diagnostics } = planWorkflow(workflow, {}, emptyFs);
+    expect(diagnostics.map((d) => d.code)).toEqual(['E030']);
+    expect(diagnostics[0]!.message).toContain('(from config.chroms)');
   });
 });
 
