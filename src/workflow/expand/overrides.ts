@@ -9,7 +9,6 @@ export interface OverrideResult {
   diagnostics: Diagnostic[];
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 export function parseOverrides(overrides: readonly string[], config: ReadonlyMap<string, ConfigEntry>): OverrideResult {

@@ -96,7 +96,6 @@ function matchesType(value: ConfigValue, type: NonNullable<ConfigDeclarationFile
   }
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /** E043: a NUL or control character (tab and newline are fine) in a config value cannot reach a job. */

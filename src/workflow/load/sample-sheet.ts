@@ -16,7 +16,6 @@ interface Row {
   cells: Record<string, string>;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 /** The first control character of a text, as a person can read it ("NUL", "U+001B"). */
