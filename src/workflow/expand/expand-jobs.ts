@@ -101,6 +101,9 @@ interface Masking {
 
 const MASK = '***';
 
+/** The most jobs one workflow may make: about 2.5 GB of plan, several minutes of dry-run. */
+export const MAX_JOBS = 500_000;
+
 function maskingFor(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>): Masking | undefined {
   const keys = new Set<string>();
   const secrets: string[] = [];
@@ -189,6 +192,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
+  let total = 0;
 
   for (const rule of workflow.rules) {
     const c = compileRule(rule, workflow, config, diagnostics, settings.standIns ?? false);
@@ -214,6 +218,22 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       config: getConfig,
     };
     const renderPath = (t: Template) => renderTemplate(t, pathValues);
+    // Bounded work: the count is known before any job exists, so a plan far past what one run can
+    // hold ends at once with E044, not after minutes and gigabytes (or a crash).
+    let count = 1;
+    for (const d of dims) count *= d.options.length;
+    if (rule.transform) count *= Math.max(1, listValues(rule.transform.split.values, rule.transform.split.valuesFrom, config)?.length ?? 1) + 1;
+    total += count;
+    if (total > MAX_JOBS) {
+      diagnostics.push(
+        diagnostic('E044', `the workflow makes more than ${MAX_JOBS.toLocaleString('en-US')} jobs (rule ${rule.name} alone makes ${count.toLocaleString('en-US')})`, {
+          ...locate(workflow, rule),
+          rule: rule.name,
+          hint: 'split the samples over several runs (--samples, or one sheet per batch), or gather per-sample steps into fewer jobs',
+        }),
+      );
+      return { jobs: [], diagnostics };
+    }
     const made: ExpandedJob[] = [];
     let escaped: { field: string; path: string } | undefined;
     const combos = product(dims);

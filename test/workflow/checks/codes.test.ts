@@ -138,6 +138,15 @@ const cases: Case[] = [
     clean: wf('[config]\nx = "v"\n' + rule(`output = ["o"]\nshell = "echo \\"{config.x}\\" > {output}"`)),
   },
   { code: 'E042', name: 'a shell that does not parse', fires: wf(rule('shell = "echo \\"open"')), line: 10, clean: wf(rule('shell = "echo \\"closed\\""')) },
+  {
+    code: 'E044',
+    name: 'more jobs than one workflow may make',
+    fires: wf(
+      `[[sample_groups]]\nname = "g"\nsamples = [${Array.from({ length: 1000 }, (_, i) => `"S${i}"`).join(', ')}]\n` +
+        rule(`output = ["o/{sample}.{chr}"]\nshell = "touch {output}"\nscatter = { variable = "chr", values = [${Array.from({ length: 600 }, (_, i) => `"c${i}"`).join(', ')}] }`),
+    ),
+    clean: wf(`[[sample_groups]]\nname = "g"\nsamples = ["S1"]\n` + rule('output = ["o/{sample}.{chr}"]\nshell = "touch {output}"\nscatter = { variable = "chr", values = ["c1"] }')),
+  },
   { code: 'E043', name: 'a NUL in a config value', fires: wf('[config]\nx = "a\\u0000b"\n' + rule('')), line: 7, clean: wf('[config]\nx = "a\\tb"\n' + rule('')) },
   {
     code: 'E043',
@@ -203,6 +212,13 @@ describe('messages and suggestions', () => {
     const d = diagnose(text).find((x) => x.code === 'E022')!;
     const line = text.split('\n')[d.line! - 1]!;
     expect(line[d.column! - 1]).toBe('=');
+  });
+
+  it('a 2,000-level dotted key is E000 at its line, not a stack overflow', () => {
+    const text = wf(`[config]\n${Array.from({ length: 2000 }, () => 'k').join('.')} = 1\n`);
+    const d = diagnose(text);
+    expect(d.map((x) => [x.code, x.line])).toEqual([['E000', 7]]);
+    expect(d[0]!.message).toContain('nests more than 32 levels');
   });
 
   it('a misspelt required key gives one E020, not an extra E025', () => {
