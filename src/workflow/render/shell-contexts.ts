@@ -39,7 +39,9 @@ const ARITHMETIC = new Set(['ArithmExp', 'ArithmCmd', 'BinaryArithm', 'UnaryArit
 const NUMERIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'ksh', 'mksh', 'zsh', 'ash', 'busybox']);
 /** Commands that run an argument as code or read it as a variable name (bash evaluates subscripts). */
-const EVALUATING = new Set(['eval', 'trap', 'let', 'unset', 'read', 'mapfile', 'readarray', 'alias', 'declare', 'typeset', 'local', 'export', 'readonly']);
+const EVALUATING = new Set(['eval', 'trap', 'let', 'unset', 'read', 'mapfile', 'readarray', 'alias', 'declare', 'typeset', 'local', 'export', 'readonly', 'getopts']);
+/** Variables whose value the shell expands again when it uses it (`PS4` on every `set -x` line). */
+const EXPANDED_AGAIN = new Set(['PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND']);
 
 const HINTS = {
   single: "inside '…' the shell expands nothing: close the single quotes around the placeholder ('text '{x}' more') or use double quotes",
@@ -63,7 +65,7 @@ export interface AnalysisStore {
 }
 
 /** Bump when the analysis changes: stores keep analyses per version. */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 
 const cache = new Map<string, ShellAnalysis>();
 let store: AnalysisStore | undefined;
@@ -142,12 +144,15 @@ function analyse(text: string, template: Template): ShellAnalysis {
   const refuse = (k: number, why: string, hint: string) => refused.push({ ref: k, at: refs[k]!.at, raw: refs[k]!.raw, why, hint });
   const seen = new Set<number>();
   const ancestors: ShellNode[] = [];
+  // bash evaluates every assignment to a variable declared -i (integer) as arithmetic, and -n makes a
+  // name a reference: with either anywhere in the script, no assignment value is data.
+  const integerVars = hasIntegerDeclaration(parsed.root);
   const visit = (node: ShellNode) => {
     if (node.type === 'ParamExp' && node.param !== undefined && node.param.name.startsWith(prefix)) {
       const k = Number(node.param.name.slice(prefix.length));
       if (Number.isInteger(k) && k >= 0 && k < refs.length && !seen.has(k)) {
         seen.add(k);
-        const verdict = classify(ancestors);
+        const verdict = classify(ancestors, integerVars);
         if (typeof verdict === 'string') contexts[k] = verdict;
         else refuse(k, verdict.why, verdict.hint);
       }
@@ -211,8 +216,25 @@ function containing(root: ShellNode, at: number): ShellNode[] {
 
 type Verdict = SlotContext | { why: string; hint: string };
 
+/** Whether a declare, typeset or local in the script gives a variable the -i or -n attribute. */
+function hasIntegerDeclaration(root: ShellNode): boolean {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'DeclClause') {
+      // mvdan/sh keeps each argument as an Assign; a flag is one without a name, holding its word.
+      for (const c of node.children) {
+        const words = c.type === 'Word' ? [c] : c.type === 'Assign' && c.name === '' ? c.children.filter((w) => w.type === 'Word') : [];
+        if (words.some((w) => /^[-+][a-zA-Z]*[in]/.test(literal(w) ?? ''))) return true;
+      }
+    }
+    stack.push(...node.children);
+  }
+  return false;
+}
+
 /** How a reference must be written, given its ancestors (outermost first), or why it cannot be. */
-function classify(ancestors: readonly ShellNode[]): Verdict {
+function classify(ancestors: readonly ShellNode[], integerVars: boolean): Verdict {
   // Anything around it, even across `$( … )`: the output of a substitution inside arithmetic or
   // `eval` is evaluated too.
   for (let i = 0; i < ancestors.length; i++) {
@@ -222,9 +244,15 @@ function classify(ancestors: readonly ShellNode[]): Verdict {
     if (a.type === 'BinaryTest' && a.op !== undefined && NUMERIC_TESTS.has(a.op)) {
       return { why: `it is an operand of ${a.op} in [[ … ]], which bash evaluates as arithmetic`, hint: HINTS.arithmetic };
     }
+    if (a.type === 'UnaryTest' && (a.op === '-v' || a.op === '-R')) return { why: `it is the operand of ${a.op}, a variable name whose subscript bash evaluates`, hint: HINTS.evaluated };
+    if (a.type === 'Assign' && child?.role === 'index') return { why: 'it is an array index, which bash evaluates as arithmetic', hint: HINTS.arithmetic };
+    if (a.type === 'Assign' && a.name !== undefined && EXPANDED_AGAIN.has(a.name)) return { why: `${a.name}'s value is expanded again each time the shell uses it`, hint: HINTS.evaluated };
+    if (a.type === 'Assign' && integerVars) return { why: 'the script declares a variable -i or -n, and bash evaluates assignments to it as arithmetic', hint: HINTS.arithmetic };
     if (a.type === 'CaseItem' && child?.type === 'Word') return { why: 'it is in a case pattern, where the value would be read as a pattern', hint: HINTS.pattern };
     if (a.type === 'ParamExp') return { why: 'it is inside a ${…} expansion, where the value would be read as a pattern or a default', hint: HINTS.pattern };
-    if (a.type === 'DeclClause' && child?.type !== 'Assign') return { why: 'it is an argument of declare, local or export, which read it as a variable name', hint: HINTS.evaluated };
+    if (a.type === 'DeclClause' && (child?.type !== 'Assign' || child.name === '')) {
+      return { why: 'it is an argument of declare, local or export, which read it as a variable name', hint: HINTS.evaluated };
+    }
     if (a.type === 'Redirect' && child?.role === 'heredoc-delimiter') return { why: 'it is a here-document delimiter', hint: HINTS.delimiter };
     if (a.type === 'CallExpr' && child?.type === 'Word') {
       const why = evaluatedArgument(a, child);
@@ -269,6 +297,7 @@ function evaluatedArgument(call: ShellNode, word: ShellNode): string | undefined
   const name = (names[first] ?? '').replace(/^.*\//, '');
   if (EVALUATING.has(name)) return `it is an argument of ${name}, which runs it as code or reads it as a variable name`;
   if (name === 'printf' && names.slice(first + 1, at).includes('-v')) return 'it names the variable of printf -v, whose subscript bash evaluates';
+  if ((name === 'test' || name === '[') && (names[at - 1] === '-v' || names[at - 1] === '-R')) return `it is the operand of ${name} ${names[at - 1]}, a variable name whose subscript bash evaluates`;
   if (SHELLS.has(name)) {
     // `sh -c SCRIPT [NAME [ARG…]]`: the word after the option cluster holding c is the script.
     for (let i = first + 1; i < at; i++) {

@@ -16,10 +16,15 @@ export interface ShellNode {
   children: ShellNode[];
   /** ParamExp: the parameter's name; `plain` when it is `${name}` or `$name` with no operator. */
   param?: { name: string; plain: boolean };
-  /** Word under a Redirect: the body of a here-document, or its delimiter. */
-  role?: 'heredoc-body' | 'heredoc-delimiter';
-  /** BinaryTest (`[[ a -eq b ]]`): the operator as written. */
+  /**
+   * Word under a Redirect: the body of a here-document, or its delimiter. Word under an Assign: its
+   * value, or the index of `a[i]=v`.
+   */
+  role?: 'heredoc-body' | 'heredoc-delimiter' | 'value' | 'index';
+  /** BinaryTest (`[[ a -eq b ]]`) and UnaryTest (`[[ -v a ]]`): the operator as written. */
   op?: string;
+  /** Assign: the variable's name. */
+  name?: string;
   /** Lit: its text. */
   value?: string;
 }
@@ -102,6 +107,14 @@ function describe(node: ShellNode, raw: SyntaxNode, parent: { node: ShellNode; r
       if (hdoc.Pos().Offset() === node.start) node.role = 'heredoc-body';
       else if (word && word.Pos().Offset() === node.start) node.role = 'heredoc-delimiter';
     }
+  } else if (node.type === 'Word' && parent.node.type === 'Assign') {
+    const value = parent.raw.Value as SyntaxNode | null;
+    node.role = value && value.Pos().Offset() === node.start ? 'value' : 'index';
+  } else if (node.type === 'Assign') {
+    node.name = String((raw.Name as { Value?: string } | null)?.Value ?? '');
+  } else if (node.type === 'UnaryTest') {
+    const x = raw.X as SyntaxNode | null;
+    if (x) node.op = bytes.subarray(node.start, x.Pos().Offset()).toString('utf8').trim();
   } else if (node.type === 'BinaryTest') {
     const x = raw.X as SyntaxNode | null;
     const y = raw.Y as SyntaxNode | null;
