@@ -39,7 +39,12 @@ export function renderScript(template: Template, analysis: ShellAnalysis, values
       pieces.push(part.raw);
       continue;
     }
-    const names = resolved.values.map((value, i) => claim(env, nameOf(part.ref, resolved.list, resolved.indexes?.[i] ?? i), value));
+    const base = baseName(part);
+    const names = new Array<string>(resolved.values.length);
+    for (let i = 0; i < names.length; i++) {
+      const name = part.ref.kind === 'paths' ? `${base}${resolved.indexes?.[i] ?? i}` : resolved.list ? `${base}_${i}` : base;
+      names[i] = claim(env, name, resolved.values[i]!);
+    }
     pieces.push(reference(names, context!));
   }
   return { script: pieces.join(''), env };
@@ -83,10 +88,22 @@ function upper(s: string): string {
   return s.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
 }
 
-function nameOf(ref: Ref, list: boolean, i: number): string {
+/** Each placeholder's variable name (a path's ends in `_`, its index follows), worked out once. */
+const baseNames = new WeakMap<TemplateRef, string>();
+
+function baseName(part: TemplateRef): string {
+  let name = baseNames.get(part);
+  if (name === undefined) {
+    name = nameOf(part.ref);
+    baseNames.set(part, name);
+  }
+  return name;
+}
+
+function nameOf(ref: Ref): string {
   switch (ref.kind) {
     case 'paths':
-      return `OXO_${ref.which.toUpperCase()}_${i}`;
+      return `OXO_${ref.which.toUpperCase()}_`;
     case 'log':
       return 'OXO_LOG';
     case 'threads':
@@ -94,11 +111,11 @@ function nameOf(ref: Ref, list: boolean, i: number): string {
     case 'memory':
       return 'OXO_MEMORY';
     case 'params':
-      return `OXO_PARAMS_${upper(ref.key)}${list ? `_${i}` : ''}`;
+      return `OXO_PARAMS_${upper(ref.key)}`;
     case 'config':
-      return `OXO_CONFIG_${upper(ref.key)}${list ? `_${i}` : ''}`;
+      return `OXO_CONFIG_${upper(ref.key)}`;
     case 'var':
-      return `OXO_${upper(ref.name)}${list ? `_${i}` : ''}`;
+      return `OXO_${upper(ref.name)}`;
   }
 }
 

@@ -113,7 +113,8 @@ export function words(value: ConfigValue): string[] {
 
 /**
  * What a reference resolves to: one value, or a list of them (every input, a list in config or
- * params, `{chunks}`), with the index of each path element; undefined when the values have none.
+ * params, `{chunks}`), with the path's index for `{input[N]}` and `{input.name}`; undefined when the
+ * values have none.
  */
 export function resolveRef(ref: Ref, v: RenderValues): { values: readonly string[]; list: boolean; indexes?: readonly number[] } | undefined {
   switch (ref.kind) {
@@ -121,7 +122,8 @@ export function resolveRef(ref: Ref, v: RenderValues): { values: readonly string
       const list = ref.which === 'input' ? v.input : v.output;
       if (list === undefined) return undefined;
       const i = ref.index ?? (ref.name !== undefined ? list.names[ref.name] : undefined);
-      if (ref.index === undefined && ref.name === undefined) return { values: list.paths, list: true, indexes: list.paths.map((_, k) => k) };
+      // The whole list: each element's index is its position.
+      if (ref.index === undefined && ref.name === undefined) return { values: list.paths, list: true };
       const p = i === undefined ? undefined : list.paths[i];
       return p === undefined ? undefined : { values: [p], list: false, indexes: [i!] };
     }
