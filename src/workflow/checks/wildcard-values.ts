@@ -15,7 +15,7 @@ export function unusableName(value: string): string | undefined {
   if (value.includes('/')) return 'it contains "/"';
   if (value.includes('\0')) return 'it contains a NUL character';
   if (value.includes('\n') || value.includes('\r')) return 'it contains a line break';
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'it contains a control character';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'it contains a control character';
   if (value.startsWith('-')) return 'it starts with "-", which commands read as an option';
   return undefined;
 }

@@ -9,7 +9,7 @@ export interface OverrideResult {
   diagnostics: Diagnostic[];
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 export function parseOverrides(overrides: readonly string[], config: ReadonlyMap<string, ConfigEntry>): OverrideResult {
   const values = new Map<string, ConfigValue>();

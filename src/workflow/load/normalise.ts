@@ -96,7 +96,7 @@ function matchesType(value: ConfigValue, type: NonNullable<ConfigDeclarationFile
   }
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** E043: a NUL or control character (tab and newline are fine) in a config value cannot reach a job. */
 function checkControl(ctx: Ctx, key: string, value: unknown, p: KeyPath): void {

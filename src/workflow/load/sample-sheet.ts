@@ -16,7 +16,7 @@ interface Row {
   cells: Record<string, string>;
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** The first control character of a text, as a person can read it ("NUL", "U+001B"). */
 export function describeControl(text: string): string {

@@ -44,7 +44,7 @@ const EVALUATING = new Set(['eval', 'trap', 'let', 'unset', 'read', 'mapfile', '
 const EXPANDED_AGAIN = new Set(['PS1', 'PS2', 'PS3', 'PS4', 'PROMPT_COMMAND']);
 
 const HINTS = {
-  single: "inside '…' the shell expands nothing: close the single quotes around the placeholder ('text '{x}' more') or use double quotes",
+  single: 'inside \'…\' the shell expands nothing: use double quotes ("…{x}…", where only $ ` " and \\ are special); for a program\'s own code (awk, python -c), pass the value as an argument instead',
   heredoc: 'a quoted here-document delimiter (<<\'EOF\') expands nothing: write <<EOF, or pass the value as an argument',
   arithmetic: 'bash evaluates a value inside arithmetic as an expression; check the number first: n={x}; case $n in *[!0-9]*) exit 1;; esac, then use $n',
   pattern: 'compare the value as a string instead: [ "$s" = {x} ] (a placeholder in a case pattern or ${v#…} would be read as a pattern)',

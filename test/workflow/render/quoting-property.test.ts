@@ -22,7 +22,7 @@ const hostile = fc.constantFrom(...`'"\\$\`;|&<>(){}[]*?~!#= \t\n-/.%@:,+^`.spli
 const text = fc.array(fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 3 }), hostile), { maxLength: 12 }).map((parts) => parts.join(''));
 const sampleName = text.filter((s) => unusableName(s) === undefined);
 // A config value may hold tabs and newlines but no other control character (E043).
-const configValue = text.filter((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s));
+const configValue = text.filter((s) => !/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(s));
 
 // Each value twice: bare and in the user's double quotes.
 const SHELL = `printf '%s\\0' {sample} "{sample}" {config.v} "{config.v}" {params.p} "{params.p}"`;
