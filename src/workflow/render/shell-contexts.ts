@@ -65,7 +65,7 @@ export interface AnalysisStore {
 }
 
 /** Bump when the analysis changes: stores keep analyses per version. */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 const cache = new Map<string, ShellAnalysis>();
 let store: AnalysisStore | undefined;

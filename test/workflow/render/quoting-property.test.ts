@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unusableName } from '../../../src/workflow/checks/index.js';
+import { loadWorkflow } from '../../../src/workflow/load/index.js';
 import { planWorkflow } from '../../../src/workflow/plan/index.js';
 import { emptyFs, makeWorkflow } from '../../helpers/plan-workflow.js';
 
@@ -73,5 +74,44 @@ describe('every substituted value reaches the shell as one literal word', () => 
     const job = planWorkflow(workflow, {}, emptyFs).plan!.jobs[0]!;
     expect(job.shownCommand).toBe('bwa mem /ref/hg38.fa raw/S1.fq > o/S1.bam');
     expect(job.command).toBe('bwa mem "${OXO_CONFIG_REF}" "${OXO_INPUT_0}" > "${OXO_OUTPUT_0}"');
+  });
+});
+
+describe('values from sample sheets and from file names found on disk reach the job as data', () => {
+  // A sheet cell holds no tab, comma or newline (they separate cells and names); a file name no "/".
+  const cell = sampleName.filter((s) => !/[\t,\n\r]/.test(s) && s.trim() === s && !s.startsWith('#'));
+
+  it('a sample name and a metadata cell from a TSV sheet', () => {
+    fc.assert(
+      // The samples column is a list split on commas, semicolons and spaces.
+      fc.property(cell.filter((s) => !/[\s;]/.test(s)), cell, (sample, note) => {
+        const sheet = `name\tsamples\tnote\ng\t${sample}\t${note}\n`;
+        const text = '[workflow]\nname = "t"\nsample_groups_file = "s.tsv"\n\n[[rules]]\nname = "e"\noutput = ["o/{sample}.txt"]\nshell = "printf \'%s\\\\0\' {sample} \\"{note}\\" > {output}"\n';
+        const loaded = loadWorkflow(text, 'main.oxoflow', { readSheet: () => ({ text: sheet }) });
+        expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        const { plan, diagnostics } = planWorkflow(loaded.workflow!, {}, emptyFs);
+        expect(diagnostics).toEqual([]);
+        const job = plan!.jobs[0]!;
+        expect(job.command).toBe(`printf '%s\\0' "\${OXO_SAMPLE}" "\${OXO_NOTE}" > "\${OXO_OUTPUT_0}"`);
+        expect(shellWords(job.command.replace(/ > .*$/, ''), job.env)).toEqual([sample, note]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a sample name captured by sample_pattern from a file name', () => {
+    const fileName = sampleName.filter((s) => !/\s/.test(s) && s.trim() === s);
+    fc.assert(
+      fc.property(fileName, (sample) => {
+        const text = '[workflow]\nname = "t"\nsample_pattern = "raw/{sample}.fq"\n\n[[rules]]\nname = "e"\ninput = ["raw/{sample}.fq"]\noutput = ["o/{sample}.txt"]\nshell = "printf \'%s\\\\0\' {sample} {input}"\n';
+        const loaded = loadWorkflow(text, 'main.oxoflow', { dir: '/project' });
+        const fs = { stat: () => undefined, list: (d: string) => (d === '/project/raw' ? [`${sample}.fq`] : undefined) };
+        const { plan, diagnostics } = planWorkflow(loaded.workflow!, {}, fs);
+        expect(diagnostics).toEqual([]);
+        const job = plan!.jobs[0]!;
+        expect(shellWords(job.command, job.env)).toEqual([sample, `raw/${sample}.fq`]);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
