@@ -3,6 +3,7 @@
 // which prints the result (emitResult) and sets the exit code.
 import { cacheDirectory, diskAnalysisStore } from './shell-cache.js';
 import { setAnalysisStore } from '../workflow/render/shell-contexts.js';
+import { setParserCodeCache } from '../workflow/render/shell-parser.js';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -150,7 +151,11 @@ export function buildProgram(version: string, onRun: OnRun, only?: string): Comm
 /** Entry point used by bin/oxo-flow.js: the real process, and Ctrl-C handled. */
 export async function main(argv: string[]): Promise<void> {
   const dir = cacheDirectory(process.env);
-  if (dir !== undefined) setAnalysisStore(diskAnalysisStore(dir));
+  if (dir !== undefined) {
+    setAnalysisStore(diskAnalysisStore(dir));
+    // V8 refuses a code cache from another Node version, so each version keeps its own.
+    setParserCodeCache(resolvePath(dir, `mvdan-sh-${process.versions.v8}.v8cache`));
+  }
   process.exitCode = await runCommandLine(argv, processIo, { handleInterrupt: true });
 }
 
