@@ -1,7 +1,7 @@
 // Every command in one table: its words, the bundle it lives in, its arguments and flags, how
 // commander's raw values become the command's typed options, and the module that runs it. main.ts
 // builds the command line from this table; scripts/bundle.mjs reads it (from dist/) to decide which
-// modules go into the second bundle and which first words the launcher sends there. Adding a command
+// modules go into the second bundle, which the core requires when one of them runs. Adding a command
 // is one entry here.
 import { Command, Option } from 'commander';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';

@@ -1,4 +1,6 @@
-// End-to-end: the built CLI as a subprocess, real skill files, a real local HTTP server that must never be contacted.
+// `oxo-flow ai status`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript
+// sources; test/cli/built-cli.test.ts spawns the built CLI): real skill files, a real local HTTP server
+// that must never be contacted.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
