@@ -153,8 +153,8 @@ export async function main(argv: string[]): Promise<void> {
   const dir = cacheDirectory(process.env);
   if (dir !== undefined) {
     setAnalysisStore(diskAnalysisStore(dir));
-    // V8 refuses a code cache from another Node version, so each version keeps its own.
-    setParserCodeCache(resolvePath(dir, `mvdan-sh-${process.versions.v8}.v8cache`));
+    // One cache per exact Node release: a V8 cache made by another Node 20 patch release can crash.
+    setParserCodeCache(resolvePath(dir, `mvdan-sh-${process.version}-${process.arch}.v8cache`));
   }
   process.exitCode = await runCommandLine(argv, processIo, { handleInterrupt: true });
 }
