@@ -71,9 +71,9 @@ const lazyBuiltins = {
 };
 
 // Packages kept outside the bundles load on first use too: a module that imports zod (the workflow
-// loader's error path, MCP message schemas built on first use) costs nothing until it is used. Each
-// becomes a stand-in whose getters require the real package.
-const LAZY_PACKAGES = ['zod'];
+// loader's error path, MCP message schemas built on first use) or undici (src/net/http.ts: the first
+// request) costs nothing until it is used. Each becomes a stand-in whose getters require the real package.
+const LAZY_PACKAGES = ['zod', 'undici'];
 const buildRequire = createRequire(import.meta.url);
 const lazyPackages = {
   name: 'lazy-packages',
