@@ -1,6 +1,9 @@
 // The command line: builds commander's tree from the command table, runs the one command, and ends
 // every path (success, failure, usage error, internal error, Ctrl-C) through one function, finish(),
 // which prints the result (emitResult) and sets the exit code.
+import { cacheDirectory, diskAnalysisStore } from './shell-cache.js';
+import { setAnalysisStore } from '../workflow/render/shell-contexts.js';
+import { setParserCodeCache } from '../workflow/render/shell-parser.js';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -150,6 +153,12 @@ export function buildProgram(version: string, onRun: OnRun, only?: string): Comm
 
 /** Entry point used by bin/oxo-flow.js: the real process, and Ctrl-C handled. */
 export async function main(argv: string[]): Promise<void> {
+  const dir = cacheDirectory(process.env);
+  if (dir !== undefined) {
+    setAnalysisStore(diskAnalysisStore(dir));
+    // One cache per exact Node release: a V8 cache made by another Node 20 patch release can crash.
+    setParserCodeCache(resolvePath(dir, `mvdan-sh-${process.version}-${process.arch}.v8cache`));
+  }
   process.exitCode = await runCommandLine(argv, processIo, { handleInterrupt: true });
 }
 

@@ -213,7 +213,10 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             writeSync(fd, `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`);
             stage = 'start';
             const launch = job.launch(spec.command);
-            const env = { ...options.env, ...(launch.env ?? {}), [RUN_ID_VAR]: options.runId };
+            // The one place a job's environment is built: the run's, the backend's, the values its script
+            // refers to (issue 17: values reach jobs as OXO_… variables, never as shell code), the run id.
+            // A cluster job gets it through the submit command's environment (sbatch --export=ALL, qsub -V).
+            const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), [RUN_ID_VAR]: options.runId };
             s = executor.start({ job, launch, env, logPath: job.logPath, logFd: fd, attempt, runId: options.runId });
           } finally {
             closeSync(fd);

@@ -80,7 +80,7 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
       dependsOn: spec.dependsOn,
       threads: spec.threads,
       spec,
-      launch: (command) => b.launch(command, bin),
+      launch: (command) => b.launch(command, bin, Object.keys(spec.env)),
       retries: spec.retries,
       logPath: store.logPath(spec.id),
     };

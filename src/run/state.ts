@@ -50,12 +50,14 @@ export function stateDir(workflowDir: string): string {
 }
 
 /**
- * What a job is, for "did it change since it ran": the real command (a hash, so secrets in it never
- * reach the disk), its environment and its outputs. Params and config values are in the command.
+ * What a job is, for "did it change since it ran": its script and the values it gets (a hash, so
+ * secrets never reach the disk), its environment and its outputs. Params and config values are in
+ * the values.
  */
-export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'>): string {
+export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'> & { env?: Readonly<Record<string, string>> }): string {
   const env = job.environment === undefined ? null : [job.environment.kind, job.environment.spec];
-  return createHash('sha256').update(JSON.stringify([job.command, env, job.outputs])).digest('hex').slice(0, 32);
+  const values = job.env === undefined ? null : Object.entries(job.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify([job.command, values, env, job.outputs])).digest('hex').slice(0, 32);
 }
 
 /**
