@@ -61,8 +61,8 @@ describe('template --ai', () => {
     // The validator's diagnostics went back to the model.
     const second = fake.requests[1]!.body.messages as { role: string; content: string }[];
     expect(second[second.length - 1]!.content).toMatch(/oxo-flow validate found these problems[\s\S]*\[ERROR\]/);
-    // The built-in skills the knowledge index ranks first for the intent were added to the request.
-    expect(fake.requests[0]!.body.messages[0].content).toContain('## Skill: featurecounts-count');
+    // The built-in skills matching the intent's steps are named (bodies come through read_skill).
+    expect(fake.requests[0]!.body.messages[0].content).toContain('- builtin/featurecounts-count: ');
     expect(r.stdout + r.stderr + sessionsOf(dir).join('')).not.toContain(KEY);
   });
 

@@ -2,19 +2,19 @@
 // retries and fallback), the approval gate's view of this session, the session record, the
 // secrets to mask, and Ctrl-C → cancel. The command then runs the loop and says what to keep.
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { resolveProjectProvider } from '../ai/project-provider.js';
-import { nonInteractiveReason } from '../ai/approval/policy.js';
-import { askApproval } from '../ai/approval/prompt.js';
-import { ProviderError } from '../ai/providers/errors.js';
-import { createChatProvider, providerSecrets } from '../ai/providers/create.js';
-import type { ResolvedProvider } from '../ai/providers/resolve.js';
-import type { ChatProvider } from '../ai/providers/types.js';
-import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from '../ai/sessions/record.js';
-import { skillSha256, type SkillContext } from '../ai/skills/index.js';
-import { redactSecrets } from '../ai/secrets.js';
-import type { Approver } from '../ai/tools/call.js';
-import type { ToolEntry } from '../ai/tools/types.js';
-import type { CliContext } from './context.js';
+import { nonInteractiveReason } from './approval/policy.js';
+import { askApproval } from './approval/prompt.js';
+import type { AiHost } from './host.js';
+import { resolveProjectProvider } from './project-provider.js';
+import { ProviderError } from './providers/errors.js';
+import { createChatProvider, providerSecrets } from './providers/create.js';
+import type { ResolvedProvider } from './providers/resolve.js';
+import type { ChatProvider } from './providers/types.js';
+import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from './sessions/record.js';
+import { skillSha256, type SkillContext } from './skills/index.js';
+import { redactSecrets } from './secrets.js';
+import type { Approver } from './tools/call.js';
+import type { ToolEntry } from './tools/types.js';
 
 export interface AiSession {
   resolved: ResolvedProvider;
@@ -37,8 +37,15 @@ export interface AiSession {
   finish(outcome: SessionRecord['outcome'], extra?: Partial<SessionRecord>): Promise<{ id: string; file?: string; diagnostic?: Diagnostic }>;
 }
 
-export function openAiSession(command: string, sc: SkillContext, ctx: CliContext, options: { say?: (text: string) => void } = {}): AiSession {
-  const resolved = resolveProjectProvider(sc, ctx.env);
+export interface SessionOptions {
+  /** Where status lines go (human mode); nothing is printed without it. */
+  say?: (text: string) => void;
+  /** The provider as the caller already resolved it: resolved once per command. */
+  resolved?: ResolvedProvider;
+}
+
+export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, options: SessionOptions = {}): AiSession {
+  const resolved = options.resolved ?? resolveProjectProvider(sc, ctx.env);
   const secrets = providerSecrets(resolved, ctx.env);
   // Header values of active tool skills' servers may hold tokens: `${NAME}` references name them.
   for (const s of sc.activation.active) {
@@ -96,6 +103,8 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
       return reason.value;
     },
     ask: (request) => askApproval(request, { input: ctx.stdin, output: ctx.stderr }),
+    // `always` at the prompt lasts as long as this command: nothing is stored.
+    allowed: new Set<string>(),
   };
   const session: AiSession = {
     resolved,

@@ -1,0 +1,72 @@
+// Progressive disclosure of the built-in library: an AI command's prompt names the few built-in
+// skills that match its request (name and one line each), and the model reads a body only when it
+// needs it (read_skill builtin/NAME). The request is split into its steps ("paired-end RNA-seq,
+// STAR + featureCounts, then DESeq2" → four) and each step gets its own best match, so an aligner,
+// a counter and a statistics skill all make it, not the four best hits of one blended search.
+import { findNode } from '../knowledge/graph.js';
+import { loadKnowledgeIndex } from '../knowledge/load.js';
+import { searchSkills } from '../knowledge/search.js';
+import type { IndexedSkill, KnowledgeIndex } from '../knowledge/types.js';
+import type { Skill } from './types.js';
+
+export interface BuiltinHint {
+  name: string;
+  description: string;
+  /** The step of the request it answers. */
+  step: string;
+}
+
+export const MAX_BUILTIN_HINTS = 6;
+const MAX_DESCRIPTION = 160;
+const MAX_STEP_CHARS = 200;
+
+/** The steps a request names: split at commas, semicolons, "+", "->", "then", "and", "followed by". */
+export function requestSteps(text: string): string[] {
+  return text
+    .split(/[,;+\n→]|->|=>|\bthen\b|\bfollowed by\b|\band\b/i)
+    .map((s) => s.trim().replace(/^(with|using|via|by)\s+/i, '').slice(0, MAX_STEP_CHARS))
+    .filter((s) => /[A-Za-z0-9]{2}/.test(s));
+}
+
+/**
+ * The skill for a step the pipeline graph knows by name ("STAR" is the star-align step, not the
+ * index build): the skills that run one of the node's tools, in the node's domain first, the one
+ * named after the node before the others. Undefined when the step names no node.
+ */
+function graphSkills(index: KnowledgeIndex, step: string): IndexedSkill[] {
+  const found = findNode(index.graph, step);
+  if (!found.found) return [];
+  const node = found.node;
+  const tools = new Set(node.tools.map((t) => t.toLowerCase()));
+  const rank = (s: IndexedSkill) => (s.domain === node.domain ? 0 : 2) + (s.name.startsWith(node.id) ? 0 : 1);
+  return index.skills.filter((s) => tools.has(s.tool.toLowerCase())).sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * For each step, the best-ranked built-in skill not already taken (nor active), in step order, at
+ * most `limit`. With a single step, its top few. No knowledge index (a build without one): none.
+ */
+export function suggestBuiltins(steps: readonly string[], builtins: readonly Skill[], exclude: ReadonlySet<string>, limit = MAX_BUILTIN_HINTS): BuiltinHint[] {
+  let index;
+  try {
+    index = loadKnowledgeIndex();
+  } catch {
+    return [];
+  }
+  const available = new Map(builtins.filter((s) => s.scope === 'builtin' && s.status === 'ok').map((s) => [s.name, s]));
+  const chosen: BuiltinHint[] = [];
+  const taken = new Set(exclude);
+  const perStep = steps.length === 1 ? Math.min(3, limit) : 1;
+  for (const step of steps) {
+    let got = 0;
+    for (const hit of [...graphSkills(index, step), ...searchSkills(index, step, 5).hits]) {
+      if (chosen.length >= limit || got >= perStep) break;
+      if (taken.has(hit.name) || !available.has(hit.name)) continue;
+      taken.add(hit.name);
+      got++;
+      const line = hit.description.replace(/\s+/g, ' ').trim();
+      chosen.push({ name: hit.name, step, description: line.length > MAX_DESCRIPTION ? `${line.slice(0, MAX_DESCRIPTION - 1)}…` : line });
+    }
+  }
+  return chosen;
+}
