@@ -214,6 +214,8 @@ async function review(
       ...(outcome.answeredBy !== `${base.provider}/${base.model}` ? { answered_by: outcome.answeredBy } : {}),
       ...(error ? { error } : {}),
       builtin_skills_listed: hints.map((h) => h.name),
+      // What the model asked to run and what the gate decided (a refusal is never silent).
+      tool_calls: session.record.tool_calls.map((c) => ({ tool: c.tool, origin: c.origin, decision: c.decision, reason: c.reason })),
       findings: parsed,
       text: text === '' ? null : text,
       usage,
