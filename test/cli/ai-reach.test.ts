@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm, type FakeReply } from '../helpers/fake-llm.js';
 import { runCliAsync } from '../helpers/mcp-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { makeToolSkillProject } from '../helpers/mcp-project.js';
 import { startSdkFixture, type SdkFixture } from '../helpers/mcp-sdk-server.js';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -107,5 +108,12 @@ describe('the built-in knowledge reaches the model', () => {
     // The refusal leaves a trace in human output under CI.
     expect(r.stderr).toMatch(/→ mcp_clinvar_delete_records \{"gene":"BRCA1"\}/);
     expect(r.stderr).toMatch(/✗ refused \(APR001\): .*CI is set/);
+  });
+
+  it('ai call read_skill builtin/star-align works with no skill active (the same tool the model gets)', () => {
+    const dir = tempDir('oxo-ai-reach-');
+    const r = runCli(['ai', 'call', 'read_skill', '--args', '{"name":"builtin/star-align"}'], { cwd: dir, env: { OXO_FLOW_HOME: path.join(dir, 'home') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('# STAR alignment');
   });
 });

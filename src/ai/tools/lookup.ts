@@ -39,7 +39,7 @@ export function lookupTools(): ToolEntry[] {
       name: 'lookup_skill',
       description:
         'Search the built-in bioinformatics skill library (offline) for a task, tool or analysis, e.g. "paired-end adapter trimming", "somatic SNV calling", "STAR". ' +
-        'Returns ranked skills with domain, primary tool and why they matched; read one with its name as `oxo-flow ai skills show builtin/NAME`.',
+        'Returns ranked skills with domain, primary tool and why they matched; read one with read_skill {"name": "builtin/NAME"}.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -53,7 +53,9 @@ export function lookupTools(): ToolEntry[] {
       invoke: async (args) => {
         const query = optionalString(args.query);
         if (query === undefined) return { isError: true, text: '"query" must be a non-empty string', code: 'TOOL003' };
-        return answer((index) => skillAnswer(index, query, limitOf(args.limit, 5)));
+        const out = answer((index) => skillAnswer(index, query, limitOf(args.limit, 5)));
+        // The answer is written for the command line; the model reads skills with its own tool.
+        return out.isError ? out : { ...out, text: `${out.text}\nThe model reads one with read_skill {"name": "builtin/NAME"}.` };
       },
     },
     {
