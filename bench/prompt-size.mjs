@@ -7,7 +7,7 @@
 // Usage: npm run build && node bench/prompt-size.mjs [--cli path/to/bin/oxo-flow.js]
 // (pass another build's launcher to measure it the same way, e.g. an older commit's).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
