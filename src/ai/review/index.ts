@@ -13,7 +13,7 @@ import { resolveProjectProvider } from '../project-provider.js';
 import type { ResolvedProvider } from '../providers/resolve.js';
 import { openAiSession, providerDiagnostic } from '../session.js';
 import { assembleSkillPrompt, loadSkillContext, type SkillContext } from '../skills/index.js';
-import { suggestBuiltins } from '../skills/suggest-builtins.js';
+import { builtinsByTool } from '../skills/suggest-builtins.js';
 import { openToolRegistry } from '../tools/open-registry.js';
 import type { AiReviewRequest } from './request.js';
 
@@ -159,7 +159,8 @@ async function review(
 
   const builtins = sc.discovery.skills.filter((s) => s.scope === 'builtin');
   const active = new Set(sc.activation.active.map((s) => s.name));
-  const hints = request.steps !== undefined ? suggestBuiltins(request.steps, builtins, active) : [];
+  // By the tools the rules run: no knowledge index is read on the review's path.
+  const hints = request.steps !== undefined ? builtinsByTool(request.steps, builtins, active) : [];
   const registry = await openToolRegistry({ active: sc.activation.active, builtins, servers: [], env: host.env, clientInfo: { name: 'oxo-flow', version: host.version } });
   const late: Diagnostic[] = [];
   for (const s of registry.servers.filter((x) => !x.ok)) late.push(diagnostic(s.error!.code, session.redact(`MCP server ${s.name} (${s.url}): ${s.error!.message}`), { severity: 'warning' }));

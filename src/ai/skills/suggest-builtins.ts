@@ -70,3 +70,32 @@ export function suggestBuiltins(steps: readonly string[], builtins: readonly Ski
   }
   return chosen;
 }
+
+/**
+ * For a review: the built-in skills whose primary tool a rule runs (the first command of its shell,
+ * or a word of its name or description), no knowledge index needed, so a review does not pay for
+ * reading it. Among the skills of one tool, the one whose name shares most words with the rule
+ * (`salmon index` → salmon-index, not salmon-quant). At most one per rule, `limit` in all.
+ */
+export function builtinsByTool(lines: readonly string[], builtins: readonly Skill[], exclude: ReadonlySet<string>, limit = MAX_BUILTIN_HINTS): BuiltinHint[] {
+  const byTool = new Map<string, Skill[]>();
+  for (const s of builtins) {
+    if (s.scope !== 'builtin' || s.status !== 'ok' || s.primaryTool === undefined) continue;
+    const key = s.primaryTool.toLowerCase();
+    byTool.set(key, [...(byTool.get(key) ?? []), s]);
+  }
+  const chosen: BuiltinHint[] = [];
+  const taken = new Set(exclude);
+  for (const line of lines) {
+    if (chosen.length >= limit) break;
+    const words = new Set(line.toLowerCase().split(/[^a-z0-9.+]+/).filter((w) => w.length > 1));
+    const candidates = [...words].flatMap((w) => byTool.get(w) ?? []).filter((s) => !taken.has(s.name));
+    if (candidates.length === 0) continue;
+    const overlap = (s: Skill) => s.name.split('-').filter((part) => words.has(part)).length;
+    const best = candidates.reduce((a, b) => (overlap(b) > overlap(a) ? b : a));
+    taken.add(best.name);
+    const text = (best.description ?? '').replace(/\s+/g, ' ').trim();
+    chosen.push({ name: best.name, step: line, description: text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text });
+  }
+  return chosen;
+}
