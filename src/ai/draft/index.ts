@@ -121,6 +121,9 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
   let lastProblem = 'the model gave no answer';
   const user = [`Write an oxo-flow workflow for: ${intent}`, ...attached.texts].join('\n\n');
   const say = view.say;
+  const maxRounds = sc.projectConfig.table.maxRounds ?? TEMPLATE_MAX_ROUNDS;
+  // The last draft gets no "asking again": nothing more is asked.
+  const next = (answer: number, what: string) => (answer < maxRounds ? `; ${what}` : '');
   const outcome = await (async () => {
     try {
       return await runAgent({
@@ -129,7 +132,7 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
         provider: session.provider!,
         tools: registry,
         approver: session.approver,
-        maxRounds: sc.projectConfig.table.maxRounds ?? TEMPLATE_MAX_ROUNDS,
+        maxRounds,
         stream: !host.json,
         signal: session.signal,
         session: session.record,
@@ -138,7 +141,7 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
           const extracted = extractWorkflowToml(text);
           if (extracted.kind === 'none') {
             lastProblem = 'the answer held no workflow TOML';
-            say?.(`  draft ${answer}: no workflow TOML in the answer; asking again`);
+            say?.(`  draft ${answer}: no workflow TOML in the answer${next(answer, 'asking again')}`);
             return { accept: false, feedback: 'Your answer holds no oxo-flow workflow. Give the complete workflow (TOML, starting with [workflow]) in one ```toml block.' };
           }
           const checked = await validateWorkflowText(extracted.toml, path.basename(target), path.dirname(target));
@@ -149,7 +152,7 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
           lastDiagnostics = checked.diagnostics;
           const errors = checked.diagnostics.filter((d) => d.severity === 'error');
           lastProblem = `the last draft has ${errors.length} error${errors.length === 1 ? '' : 's'}`;
-          say?.(`  draft ${answer}: ${errors.length} validation error${errors.length === 1 ? '' : 's'} (${[...new Set(errors.map((d) => d.code))].join(', ')}); sending them back`);
+          say?.(`  draft ${answer}: ${errors.length} validation error${errors.length === 1 ? '' : 's'} (${[...new Set(errors.map((d) => d.code))].join(', ')})${next(answer, 'sending them back')}`);
           return { accept: false, feedback: `oxo-flow validate found these problems in your workflow:\n${formatFindings(checked.diagnostics)}\nFix them and give the complete corrected workflow in one \`\`\`toml block.` };
         },
       });
