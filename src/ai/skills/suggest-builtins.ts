@@ -3,10 +3,10 @@
 // needs it (read_skill builtin/NAME). The request is split into its steps ("paired-end RNA-seq,
 // STAR + featureCounts, then DESeq2" → four) and each step gets its own best match, so an aligner,
 // a counter and a statistics skill all make it, not the four best hits of one blended search.
-import { findNode } from '../knowledge/graph.js';
+import { findNode, shortestPaths } from '../knowledge/graph.js';
 import { loadKnowledgeIndex } from '../knowledge/load.js';
 import { searchSkills } from '../knowledge/search.js';
-import type { IndexedSkill, KnowledgeIndex } from '../knowledge/types.js';
+import type { GraphNode, IndexedSkill, KnowledgeIndex } from '../knowledge/types.js';
 import type { Skill } from './types.js';
 
 export interface BuiltinHint {
@@ -34,11 +34,30 @@ export function requestSteps(text: string): string[] {
  * named after the node before the others. Undefined when the step names no node.
  */
 function graphSkills(index: KnowledgeIndex, step: string): IndexedSkill[] {
-  const found = findNode(index.graph, step);
-  if (!found.found) return [];
-  const node = found.node;
+  const node = stepNode(index, step);
+  return node ? nodeSkills(index, node) : [];
+}
+
+/**
+ * The graph step a request step names: the words as written ("featureCounts"), hyphenated ("GATK
+ * HaplotypeCaller" → gatk-haplotypecaller), or one of its words that names exactly one step
+ * ("align with STAR" → star). Undefined when none does.
+ */
+function stepNode(index: KnowledgeIndex, step: string): GraphNode | undefined {
+  const words = step.split(/\s+/).filter((w) => w !== '');
+  for (const name of [step, words.join('-'), ...words]) {
+    const found = findNode(index.graph, name);
+    if (found.found) return found.node;
+  }
+  return undefined;
+}
+
+function nodeSkills(index: KnowledgeIndex, node: GraphNode): IndexedSkill[] {
   const tools = new Set(node.tools.map((t) => t.toLowerCase()));
-  const rank = (s: IndexedSkill) => (s.domain === node.domain ? 0 : 2) + (s.name.startsWith(node.id) ? 0 : 1);
+  // Named after the step (star-align for star-align, gatk-haplotypecaller for its alias) beats the
+  // node's other skills of the same tool (gatk-genotypegvcfs).
+  const named = (s: IndexedSkill) => s.name === node.id || node.aliases.includes(s.name) || s.name.includes(node.id);
+  const rank = (s: IndexedSkill) => (s.domain === node.domain ? 0 : 2) + (named(s) ? 0 : 1);
   return index.skills.filter((s) => tools.has(s.tool.toLowerCase())).sort((a, b) => rank(a) - rank(b));
 }
 
@@ -57,15 +76,31 @@ export function suggestBuiltins(steps: readonly string[], builtins: readonly Ski
   const chosen: BuiltinHint[] = [];
   const taken = new Set(exclude);
   const perStep = steps.length === 1 ? Math.min(3, limit) : 1;
+  const pick = (hit: { name: string; description: string }, step: string) => {
+    taken.add(hit.name);
+    const line = hit.description.replace(/\s+/g, ' ').trim();
+    chosen.push({ name: hit.name, step, description: line.length > MAX_DESCRIPTION ? `${line.slice(0, MAX_DESCRIPTION - 1)}…` : line });
+  };
   for (const step of steps) {
     let got = 0;
     for (const hit of [...graphSkills(index, step), ...searchSkills(index, step, 5).hits]) {
       if (chosen.length >= limit || got >= perStep) break;
       if (taken.has(hit.name) || !available.has(hit.name)) continue;
-      taken.add(hit.name);
       got++;
-      const line = hit.description.replace(/\s+/g, ' ').trim();
-      chosen.push({ name: hit.name, step, description: line.length > MAX_DESCRIPTION ? `${line.slice(0, MAX_DESCRIPTION - 1)}…` : line });
+      pick(hit, step);
+    }
+  }
+  // The steps the route between two named steps passes through (bwa-mem2 … haplotypecaller passes
+  // markduplicates): the graph's most-used shortest path, one skill per step on it, while room is left.
+  const nodes = steps.map((step) => stepNode(index, step));
+  for (let i = 0; i + 1 < nodes.length && chosen.length < limit; i++) {
+    const [from, to] = [nodes[i], nodes[i + 1]];
+    if (from === undefined || to === undefined) continue;
+    const route = shortestPaths(index.graph, from.id, to.id, 1)[0] ?? [];
+    for (const edge of route.slice(0, -1)) {
+      const node = index.graph.nodes.find((n) => n.id === edge.to);
+      const skill = node && nodeSkills(index, node).find((s) => !taken.has(s.name) && available.has(s.name));
+      if (skill && chosen.length < limit) pick(skill, `between ${steps[i]} and ${steps[i + 1]}`);
     }
   }
   return chosen;

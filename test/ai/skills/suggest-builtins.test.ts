@@ -32,4 +32,13 @@ describe('built-in skills for a request', () => {
     expect(hints.map((h) => h.name)).not.toContain('star-align');
     expect(suggestBuiltins(['STAR'], [], new Set())).toEqual([]);
   });
+
+  it('fills in the steps the route between two named steps passes through (the graph\'s shortest path)', async () => {
+    const hints = suggestBuiltins(requestSteps('bwa-mem2, then GATK HaplotypeCaller'), await builtins(), new Set());
+    const names = hints.map((h) => h.name);
+    expect(names.slice(0, 2)).toEqual(['bwa-mem2-align', 'gatk-haplotypecaller']);
+    // bwa-mem2 → markduplicates → haplotypecaller in the graph: a duplicate-marking skill joins.
+    expect(names.some((n) => /markdup/.test(n))).toBe(true);
+    expect(hints.find((h) => /markdup/.test(h.name))!.step).toBe('between bwa-mem2 and GATK HaplotypeCaller');
+  });
 });
