@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APPROVAL_PROMPT } from '../../src/ai/approval/prompt.js';
+import { APPROVAL_PROMPT, MORE_PROMPT } from '../../src/ai/approval/prompt.js';
 import { startFakeLlm, type FakeLlm, type FakeReply } from '../helpers/fake-llm.js';
 import { runCliAsync, runCliInPty } from '../helpers/mcp-cli.js';
 import { makeToolSkillProject, type ToolSkillProject } from '../helpers/mcp-project.js';
@@ -73,6 +73,25 @@ describe('feedback while the model works (pty)', () => {
     expect(r.code, r.screen).toBe(0);
     expect(deletesOf('PTY-Y')).toBe(1);
     expect(r.screen).toMatch(/✗ refused \(APR002\): the human answered no/);
+  });
+
+  it('long arguments are paged on the terminal: every page is shown before the question, the last key too', async () => {
+    // 101 keys: 103 lines of JSON, three pages of 40, two "next page" prompts.
+    const args = { gene: 'PTY-PAGE', ...Object.fromEntries(Array.from({ length: 99 }, (_, i) => [`note${i}`, 'x'.repeat(20)])), last: 'THE-LAST-KEY' };
+    const { env } = await model([{ kind: 'answer', toolCalls: [{ name: 'mcp_clinvar_delete_records', args }] }, { kind: 'answer', text: 'Done.' }]);
+    const r = await runCliDialogue(
+      ['lint', '--ai'],
+      [
+        { waitFor: MORE_PROMPT, send: '\r' },
+        { waitFor: MORE_PROMPT, send: '\r' },
+        { waitFor: APPROVAL_PROMPT, send: 'n\r' },
+      ],
+      { cwd: project.dir, env },
+    );
+    expect(r.stepsDone, r.screen).toBe(3);
+    expect(r.screen).toContain('lines 1-40 of 103');
+    expect(r.screen.indexOf('"last": "THE-LAST-KEY"')).toBeLessThan(r.screen.indexOf(APPROVAL_PROMPT));
+    expect(deletesOf('PTY-PAGE')).toBe(0);
   });
 
   it.each([
