@@ -13,6 +13,7 @@ import type { ChatProvider } from './providers/types.js';
 import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from './sessions/record.js';
 import { skillSha256, type SkillContext } from './skills/index.js';
 import { redactSecrets } from './secrets.js';
+import type { AgentEvents } from './agent/loop.js';
 import type { Approver } from './tools/call.js';
 import type { ToolEntry } from './tools/types.js';
 
@@ -31,6 +32,8 @@ export interface AiSession {
   say(text: string): void;
   /** Mask every secret in a text meant for output. */
   redact(text: string): string;
+  /** The same events with every text they carry masked of secrets (tool names, arguments, reasons). */
+  redactEvents(events: AgentEvents): AgentEvents;
   /** Record the tools offered to the model. */
   offer(tools: readonly ToolEntry[]): void;
   /** Close the record (outcome), write it, release the provider and the Ctrl-C handler. */
@@ -115,6 +118,11 @@ export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, op
     notices,
     say,
     redact,
+    redactEvents: (events) => ({
+      ...events,
+      ...(events.onToolCall ? { onToolCall: (call) => events.onToolCall!({ name: redact(call.name), args: redactArgs(call.args, redact) }) } : {}),
+      ...(events.onToolResult ? { onToolResult: (r) => events.onToolResult!({ ...r, tool: redact(r.tool), reason: redact(r.reason) }) } : {}),
+    }),
     offer: (tools) => {
       record.tools_offered = tools.map((t) => ({ name: t.name, origin: t.origin.kind === 'mcp' ? `mcp:${t.origin.server}` : 'builtin', read_only: t.gate.builtinReadOnly || (t.gate.readOnlyHint === true && t.gate.trustAnnotations) }));
     },
@@ -140,4 +148,11 @@ export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, op
 /** A provider failure as a diagnostic: its class's code, the (redacted) message and what to do. */
 export function providerDiagnostic(error: ProviderError, redact: (t: string) => string, prefix = 'AI'): Diagnostic {
   return diagnostic(error.code, redact(`${prefix}: ${error.message}`), { hint: error.hint });
+}
+
+/** Arguments with secrets masked in every string (keys included); the shape stays as it was. */
+function redactArgs(args: Record<string, unknown>, redact: (t: string) => string): Record<string, unknown> {
+  const walk = (v: unknown): unknown =>
+    typeof v === 'string' ? redact(v) : Array.isArray(v) ? v.map(walk) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), walk(x)])) : v;
+  return walk(args) as Record<string, unknown>;
 }

@@ -116,4 +116,15 @@ describe('the built-in knowledge reaches the model', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain('# STAR alignment');
   });
+
+  it('a secret the model puts in a tool call is masked in the tool-call line', async () => {
+    const { dir, env } = await setup([
+      { kind: 'answer', toolCalls: [{ name: 'lookup_skill', args: { query: `STAR ${KEY}` } }] },
+      { kind: 'answer', text: `\`\`\`toml\n${RNA}\`\`\`` },
+    ]);
+    const r = await runCliAsync(['template', '--ai', 'STAR', '-o', 'rna.oxoflow'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/→ lookup_skill \{"query":"STAR \*+"\}/);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
 });

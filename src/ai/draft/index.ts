@@ -136,7 +136,7 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
         stream: !host.json,
         signal: session.signal,
         session: session.record,
-        ...(view.events ? { events: view.events } : {}),
+        ...(view.events ? { events: session.redactEvents(view.events) } : {}),
         judge: async (text, answer) => {
           const extracted = extractWorkflowToml(text);
           if (extracted.kind === 'none') {

@@ -181,7 +181,7 @@ async function review(
       stream: view.text !== undefined,
       ...(view.text ? { onText: (delta: string) => view.text!(session.redact(delta)) } : {}),
       ...(view.roundBreak ? { onRound: () => view.roundBreak!() } : {}),
-      ...(view.events ? { events: view.events } : {}),
+      ...(view.events ? { events: session.redactEvents(view.events) } : {}),
       signal: session.signal,
       session: session.record,
     });
