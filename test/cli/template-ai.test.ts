@@ -145,7 +145,17 @@ describe('template --ai', () => {
     ]);
     const r = await runCliAsync(['--json', 'template', '--ai', INTENT, '-o', 'rna.oxoflow'], { cwd: dir, env });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'written', written: true, rounds: 6, drafts: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: 'written',
+      written: true,
+      rounds: 6,
+      drafts: 3,
+      tool_calls: [
+        { tool: 'lookup_skill', decision: 'auto' },
+        { tool: 'read_skill', decision: 'auto' },
+        { tool: 'read_format', decision: 'auto' },
+      ],
+    });
     expect(readFileSync(path.join(dir, 'rna.oxoflow'), 'utf8')).toBe(VALID);
     expect(runCli(['validate', 'rna.oxoflow'], { cwd: dir }).code).toBe(0);
     expect(fake.requests).toHaveLength(6);

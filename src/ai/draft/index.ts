@@ -162,7 +162,9 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
   })();
   diagnostics.push(...session.notices);
   const refused = session.record.tool_calls.filter((c) => c.decision === 'refused').length;
-  const tally = { rounds: outcome.rounds, drafts: outcome.answers };
+  // What the model asked to run and what the gate decided, as in the review's JSON.
+  const toolCalls = session.record.tool_calls.map((c) => ({ tool: c.tool, origin: c.origin, decision: c.decision, reason: c.reason }));
+  const tally = { rounds: outcome.rounds, drafts: outcome.answers, tool_calls: toolCalls };
 
   if (outcome.status === 'error') {
     const e = outcome.error;
