@@ -31,6 +31,12 @@ describe('read_skill and the built-in library', () => {
     for (const name of ['builtin/../../etc/passwd', '../star-align', 'builtin/']) expect((await readSkill.invoke({ name })).isError).toBe(true);
   });
 
+  it('an inactive user skill stays unreadable, by name or scope/name, even when handed in as a built-in', async () => {
+    const user = { name: 'lab-secrets', scope: 'project', format: 'md', type: 'knowledge', status: 'ok', findings: [], path: '/x/SKILL.md', dir: '/x', domains: [], prompt: 'private' } as const;
+    const [readSkill] = readSkillTools([], [{ ...user, findings: [], domains: [] }]);
+    for (const name of ['lab-secrets', 'project/lab-secrets', 'builtin/lab-secrets']) expect(await readSkill!.invoke({ name })).toMatchObject({ isError: true });
+  });
+
   it('read_skill_file stays inside the built-in skill directory', async () => {
     const { readFile } = await tools();
     expect((await readFile.invoke({ name: 'builtin/star-align', path: 'SKILL.md' })).text).toContain('name: star-align');
