@@ -127,4 +127,16 @@ describe('the built-in knowledge reaches the model', () => {
     expect(r.stderr).toMatch(/→ lookup_skill \{"query":"STAR \*+"\}/);
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
+
+  it('an unreachable MCP server of an active tool skill is one warning; the review goes on without its tools', async () => {
+    const project = makeToolSkillProject({ name: 'gone', url: 'http://127.0.0.1:1/mcp' });
+    const { dir, env, fake } = await setup([{ kind: 'answer', text: 'Nothing to add.' }], project.dir);
+    writeFileSync(path.join(dir, 'main.oxoflow'), RNA);
+    const r = await runCliAsync(['--json', 'lint', '--ai'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.ai.status).toBe('ok');
+    expect(doc.ai.diagnostics.filter((d: { message: string }) => /MCP server gone/.test(d.message))).toHaveLength(1);
+    expect(toolNames(fake.requests[0]!.body).some((n) => n.startsWith('mcp_gone'))).toBe(false);
+  });
 });
