@@ -21,6 +21,8 @@ export type { AiReviewRequest } from './request.js';
 
 /** Answers the review may give; tool rounds come on top (the agent loop's own cap). */
 export const REVIEW_MAX_ROUNDS = 4;
+/** Requests that end in tool calls, at most: a review reads a few skills, it does not research. */
+export const REVIEW_MAX_TOOL_ROUNDS = 6;
 const MAX_WORKFLOW_CHARS = 200_000;
 
 export const REVIEW_SYSTEM_PROMPT = `You are a reviewer of oxo-flow bioinformatics workflows (.oxoflow files, TOML).
@@ -178,6 +180,7 @@ async function review(
       tools: registry,
       approver: session.approver,
       maxRounds: request.workflowAi?.maxRounds ?? sc.projectConfig.table.maxRounds ?? REVIEW_MAX_ROUNDS,
+      maxToolRounds: REVIEW_MAX_TOOL_ROUNDS,
       stream: view.text !== undefined,
       ...(view.text ? { onText: (delta: string) => view.text!(session.redact(delta)) } : {}),
       ...(view.roundBreak ? { onRound: () => view.roundBreak!() } : {}),
