@@ -139,4 +139,15 @@ describe('the built-in knowledge reaches the model', () => {
     expect(doc.ai.diagnostics.filter((d: { message: string }) => /MCP server gone/.test(d.message))).toHaveLength(1);
     expect(toolNames(fake.requests[0]!.body).some((n) => n.startsWith('mcp_gone'))).toBe(false);
   });
+
+  it('a review whose model only calls tools stops after 6 tool rounds: AI015, status incomplete, the exit code its own', async () => {
+    const { dir, env, fake } = await setup(Array.from({ length: 20 }, () => ({ kind: 'answer' as const, toolCalls: [{ name: 'lookup_pipeline', args: { action: 'stats' } }] })));
+    writeFileSync(path.join(dir, 'main.oxoflow'), RNA);
+    const r = await runCliAsync(['--json', 'lint', '--ai'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.ai.status).toBe('incomplete');
+    expect(doc.ai.diagnostics.map((d: { code: string }) => d.code)).toContain('AI015');
+    expect(fake.requests).toHaveLength(6);
+  });
 });
