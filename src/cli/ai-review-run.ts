@@ -12,8 +12,6 @@ import type { TextSink } from './std-streams.js';
 import type { Style } from './style.js';
 import { terminalSafe } from './terminal-safe.js';
 
-export { parseFindings, REVIEW_SYSTEM_PROMPT } from '../ai/review/index.js';
-
 /** The `--ai` review: returns the command's result with `ai` added (JSON) or an `after` step (human). */
 export async function runAiReview(result: CommandResult, request: AiReviewRequest, ctx: CliContext): Promise<CommandResult> {
   const prepared = await prepareReview(request, result.diagnostics ?? [], ctx);

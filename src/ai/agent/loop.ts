@@ -21,7 +21,7 @@ export interface ToolSet {
 }
 
 /** Requests that end in tool calls, at most, per command (on top of max_rounds answers). */
-export const DEFAULT_MAX_TOOL_ROUNDS = 12;
+const DEFAULT_MAX_TOOL_ROUNDS = 12;
 
 /** What the loop tells its caller while it works (the command line shows it; --json shows none). */
 export interface AgentEvents {

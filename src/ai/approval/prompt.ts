@@ -68,7 +68,7 @@ function wrap(line: string, width: number): string[] {
 }
 
 /** The arguments as JSON, every character kept, wrapped to screen lines. */
-export function argumentLines(args: Record<string, unknown>): string[] {
+function argumentLines(args: Record<string, unknown>): string[] {
   // JSON escapes C0 controls; C1 and bidi characters it leaves as they are.
   return terminalSafe(JSON.stringify(args, null, 2)).split('\n').flatMap((l) => wrap(l, WRAP));
 }

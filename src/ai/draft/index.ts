@@ -18,13 +18,11 @@ import { formatFindings, validateWorkflowText } from '../tools/validate-workflow
 import { extractWorkflowToml } from './extract.js';
 import { FORMAT_REFERENCE } from './format-reference.js';
 
-export { extractWorkflowToml } from './extract.js';
-
 /** Drafts the model may give (tool rounds come on top). */
-export const TEMPLATE_MAX_ROUNDS = 5;
+const TEMPLATE_MAX_ROUNDS = 5;
 const MAX_FROM_FILE = 256 * 1024;
 
-export const TEMPLATE_SYSTEM_PROMPT = `You write oxo-flow workflows: .oxoflow files in TOML (not Snakemake).
+const TEMPLATE_SYSTEM_PROMPT = `You write oxo-flow workflows: .oxoflow files in TOML (not Snakemake).
 Use the tools: validate_workflow checks a draft with the oxo-flow engine (use it before you answer);
 read_format gives the JSON Schema ("schema") or a complete built-in template by name; read_skill
 reads a skill (builtin/NAME for the built-in library), lookup_skill and lookup_pipeline search the
@@ -64,7 +62,7 @@ export interface DraftView {
 export type WriteDraft = (text: string) => { ok: true } | { ok: false; diagnostic: Diagnostic };
 
 /** The built-in skills the prompt names for the intent: one per step of the route it describes. */
-export function builtinHintsForIntent(intent: string, builtins: Parameters<typeof suggestBuiltins>[1], exclude: ReadonlySet<string>): BuiltinHint[] {
+function builtinHintsForIntent(intent: string, builtins: Parameters<typeof suggestBuiltins>[1], exclude: ReadonlySet<string>): BuiltinHint[] {
   return suggestBuiltins(requestSteps(intent), builtins, exclude);
 }
 

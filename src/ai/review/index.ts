@@ -20,12 +20,12 @@ import type { AiReviewRequest } from './request.js';
 export type { AiReviewRequest } from './request.js';
 
 /** Answers the review may give; tool rounds come on top (the agent loop's own cap). */
-export const REVIEW_MAX_ROUNDS = 4;
+const REVIEW_MAX_ROUNDS = 4;
 /** Requests that end in tool calls, at most: a review reads a few skills, it does not research. */
-export const REVIEW_MAX_TOOL_ROUNDS = 6;
+const REVIEW_MAX_TOOL_ROUNDS = 6;
 const MAX_WORKFLOW_CHARS = 200_000;
 
-export const REVIEW_SYSTEM_PROMPT = `You are a reviewer of oxo-flow bioinformatics workflows (.oxoflow files, TOML).
+const REVIEW_SYSTEM_PROMPT = `You are a reviewer of oxo-flow bioinformatics workflows (.oxoflow files, TOML).
 You get the workflow text and the findings of oxo-flow's own deterministic checks. Do not repeat those
 findings; add what a careful bioinformatician would notice beyond them: wrong tool parameters, missing
 quality control, reference or annotation mismatches, resource settings, reproducibility, risky shell.
@@ -36,7 +36,7 @@ Write each finding on its own line, exactly in this form:
 SEVERITY is ERROR, WARNING or INFO; rule is the rule name (or "workflow" for the whole file).
 Finish with one short summary line. If you have nothing to add, say so in one line.`;
 
-export interface ReviewFinding {
+interface ReviewFinding {
   severity: 'error' | 'warning' | 'info';
   rule: string;
   finding: string;
@@ -44,7 +44,7 @@ export interface ReviewFinding {
 }
 
 /** `[WARNING] align: no read-group → add --outSAMattrRGline` lines of the model's text. */
-export function parseFindings(text: string): ReviewFinding[] {
+function parseFindings(text: string): ReviewFinding[] {
   const out: ReviewFinding[] = [];
   for (const line of text.split('\n')) {
     const m = /^\s*(?:[-*\u2022]\s*|\d+[.)]\s*)?\**\[\s*(ERROR|WARNING|WARN|INFO|NOTE|HIGH|MEDIUM|LOW)\s*\]\**\s*`?([^:`]+?)`?\s*:\s*(.+?)\s*(?:\u2192|->|=>)\s*(.+?)\s*$/i.exec(line);

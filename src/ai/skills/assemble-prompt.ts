@@ -6,10 +6,10 @@ import type { BuiltinHint } from './suggest-builtins.js';
 import type { Skill } from './types.js';
 
 export const SKILLS_HEADING = '## Activated Custom Skills';
-export const BUILTIN_HINTS_HEADING = '## Built-in skills that match this request';
+const BUILTIN_HINTS_HEADING = '## Built-in skills that match this request';
 
 /** The list of matching built-ins, or '' for none. */
-export function builtinHintsBlock(hints: readonly BuiltinHint[]): string {
+function builtinHintsBlock(hints: readonly BuiltinHint[]): string {
   if (hints.length === 0) return '';
   const lines = hints.map((h) => `- builtin/${h.name}: ${singleLine(h.description)}`);
   const how = 'Read one in full with read_skill {"name": "builtin/NAME"} before you rely on it; lookup_skill finds others.';

@@ -16,7 +16,7 @@ export interface BuiltinHint {
   step: string;
 }
 
-export const MAX_BUILTIN_HINTS = 6;
+const MAX_BUILTIN_HINTS = 6;
 const MAX_DESCRIPTION = 160;
 const MAX_STEP_CHARS = 200;
 
