@@ -3,7 +3,7 @@
 // syntax most models know best and reach for first). The full schema and whole templates are one
 // read_format call away. Facts here follow docs/format.md; keep the two in step.
 export const FORMAT_REFERENCE = `## The .oxoflow format (TOML)
-- [workflow] is required: name (letters, digits, _ and -), description, author, version. Optional:
+- [workflow] is required, with name (not empty); also description, author, version. Optional:
   sample_pattern = "raw/{sample}_R1.fq.gz" (the matching files name the samples).
 - [config]: values used as {config.KEY} in paths and shells; an unknown key is an error (E005).
 - [defaults]: threads, memory ("4G"), environment for every rule.
