@@ -20,12 +20,13 @@ describe('ai activity', () => {
     a.setWho('openai/gpt-x');
     a.events.onRequest!(2, { inputTokens: 100, outputTokens: 20 });
     expect(out()).toContain('openai/gpt-x is thinking · 0.0 s · 120 tokens so far');
-    // A status line clears the spinner first; the next request draws it from its own start.
-    tick(2_500);
-    a.line('  (rate limited; retry 1 in 2.0 s)');
-    expect(out()).toContain('\r\u001b[K  (rate limited; retry 1 in 2.0 s)\n');
     a.events.onResponse!(2, { inputTokens: 150, outputTokens: 30 });
     expect(out().endsWith('\r\u001b[K')).toBe(true);
+    // A status line clears a running spinner first.
+    a.events.onRequest!(3, { inputTokens: 150, outputTokens: 30 });
+    tick(2_500);
+    a.line('  (rate limited; retry 1 in 2.0 s)');
+    expect(out().endsWith('\r\u001b[K  (rate limited; retry 1 in 2.0 s)\n')).toBe(true);
   });
 
   it('not on a terminal (CI logs): no spinner, but every tool call and its refusal', () => {
