@@ -9,7 +9,7 @@ import { aiActivity } from './ai-activity.js';
 import { resolveTarget } from './commands/template.js';
 import type { CliContext } from './context.js';
 import { failure, type CommandResult } from './result.js';
-import { makeStyle } from './style.js';
+import { makeStyle, plainStyle } from './style.js';
 import { terminalSafe } from './terminal-safe.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -42,14 +42,24 @@ export async function templateAi(opts: TemplateAiOptions, ctx: CliContext): Prom
     };
   };
   // Human mode: status lines, tool calls and (on a terminal) the spinner, on stderr as they happen.
-  const activity = ctx.json
-    ? undefined
-    : aiActivity({ write: (t) => ctx.stderr.write(t), style: makeStyle(ctx.color), terminal: ctx.stderrIsTTY, who: 'the model' });
+  // Styles load chalk when colour is on: only human output needs them.
+  const style = ctx.json ? plainStyle : makeStyle(ctx.color);
+  const activity = ctx.json ? undefined : aiActivity({ write: (t) => ctx.stderr.write(t), style, terminal: ctx.stderrIsTTY, who: 'the model' });
   const drafted = await draftWorkflow(
     { intent, target, shown, fromFile: opts.fromFile ?? [], skillFlags: opts.skill ?? [] },
     ctx,
     write,
-    activity ? { say: (t) => activity.line(terminalSafe(t)), events: activity.events, started: activity.setWho } : {},
+    activity
+      ? {
+          say: (t) => activity.line(terminalSafe(t)),
+          events: activity.events,
+          started: (who, builtins) => {
+            activity.setWho(who);
+            const named = builtins.length > 0 ? ` · built-in skills named: ${builtins.join(', ')}` : '';
+            activity.line(style.dim(`Drafting with ${terminalSafe(who)}${named}`));
+          },
+        }
+      : {},
   );
   activity?.pause();
   const done = drafted.written;

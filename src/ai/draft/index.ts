@@ -55,8 +55,8 @@ export interface DraftView {
   say?: (text: string) => void;
   /** What the agent loop reports while it works (spinner, tool calls). */
   events?: AgentEvents;
-  /** The model is about to be asked: `who` is provider/model. */
-  started?: (who: string) => void;
+  /** The model is about to be asked: `who` is provider/model; the built-in skills the prompt names. */
+  started?: (who: string, builtins: string[]) => void;
 }
 
 export type WriteDraft = (text: string) => { ok: true } | { ok: false; diagnostic: Diagnostic };
@@ -113,7 +113,7 @@ export async function draftWorkflow(input: DraftInput, host: AiHost, write: Writ
   const registry = await openToolRegistry({ active: sc.activation.active, builtins, servers: [], env: host.env, clientInfo: { name: 'oxo-flow', version: host.version }, extraTools: [readFormatTool()] });
   for (const s of registry.servers.filter((x) => !x.ok)) diagnostics.push(diagnostic(s.error!.code, session.redact(`MCP server ${s.name} (${s.url}): ${s.error!.message}`), { severity: 'warning' }));
   session.offer(registry.tools);
-  view.started?.(`${session.provider.kind}/${session.provider.model}`);
+  view.started?.(`${session.provider.kind}/${session.provider.model}`, hints.map((h) => h.name));
   let draft: string | undefined;
   let lastDiagnostics: Diagnostic[] = [];
   let lastProblem = 'the model gave no answer';
