@@ -57,7 +57,7 @@ describe('feedback while the model works (pty)', () => {
     // The richer prompt: server, tool, description, annotations, arguments, the three choices.
     expect(r.screen).toContain('server:      clinvar');
     expect(r.screen).toContain('tool:        delete_records (as mcp_clinvar_delete_records)');
-    expect(r.screen).toContain('description: [MCP: clinvar] Delete records for a gene');
+    expect(r.screen).toContain('description: Delete records for a gene');
     expect(r.screen).toContain('destructiveHint=true');
     expect(r.screen).toContain('"gene": "PTY-A1"');
     // Asked once; the second call ran on the "always" answer.

@@ -74,7 +74,10 @@ export async function callThroughGate(registry: Pick<ToolRegistry, 'find'>, name
       decision = 'approved';
       reason = 'allowed for the rest of this command at an earlier prompt ("always")';
     } else {
-      const request: ApprovalRequest = { tool: entry.name, description: entry.description, annotations: entry.annotations, args, reason: gate.reason };
+      // The server line names the server; the description is shown as the server wrote it.
+      const prefix = entry.origin.kind === 'mcp' ? `[MCP: ${entry.origin.server}] ` : '';
+      const description = prefix !== '' && entry.description.startsWith(prefix) ? entry.description.slice(prefix.length) : entry.description;
+      const request: ApprovalRequest = { tool: entry.name, description, annotations: entry.annotations, args, reason: gate.reason };
       if (entry.origin.kind === 'mcp') request.server = { name: entry.origin.server, url: entry.origin.url, rawTool: entry.origin.rawName };
       const answer = await approver.ask(request);
       if (answer !== 'yes' && answer !== 'always') {
