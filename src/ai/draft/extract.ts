@@ -35,13 +35,16 @@ const finish = (t: string) => ({ kind: 'draft' as const, toml: `${t.replace(/\s+
  * The draft in an answer, by preference (the last of each kind wins: models repeat a block after
  * fixing it): a block that parses with a [workflow] table; one that parses with [[rules]]; a block
  * labelled toml/oxoflow or holding `[workflow]`/`[[rules]]` lines, even when it does not parse (the
- * validator's parse error is the useful feedback); with no fence at all, the answer itself when it
- * holds a `[workflow]` or `[[rules]]` line.
+ * validator's parse error is the useful feedback); with no fence at all, the answer from its first
+ * table header on, when it holds a `[workflow]` or `[[rules]]` line.
  */
 export function extractWorkflowToml(text: string): Extracted {
   const blocks = fencedBlocks(text);
   if (blocks.length === 0) {
-    return /^\s*(\[workflow\]|\[\[rules\]\])/m.test(text) ? finish(text.trim()) : { kind: 'none' };
+    if (!/^\s*(\[workflow\]|\[\[rules\]\])/m.test(text)) return { kind: 'none' };
+    // Prose before the first table header ("Here is the workflow:") is not part of it.
+    const start = text.search(/^[ \t]*\[/m);
+    return finish(text.slice(start).trim());
   }
   const parsed = blocks.map((b) => ({ block: b, table: tomlTable(b.text) }));
   const pick = (ok: (p: (typeof parsed)[number]) => boolean) => parsed.filter(ok).at(-1)?.block;

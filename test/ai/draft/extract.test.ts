@@ -34,7 +34,8 @@ describe('extractWorkflowToml', () => {
     expect(extractWorkflowToml('I cannot help with that.')).toEqual({ kind: 'none' });
   });
 
-  it('a bare TOML answer without fences', () => {
+  it('a bare TOML answer without fences, prose before its first table left out', () => {
     expect(extractWorkflowToml(WF)).toEqual({ kind: 'draft', toml: WF });
+    expect(extractWorkflowToml(`Here is the workflow:\n\n${WF}`)).toEqual({ kind: 'draft', toml: WF });
   });
 });
