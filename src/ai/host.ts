@@ -13,6 +13,8 @@ export interface AiHost {
   stderr: NodeJS.WritableStream;
   version: string;
   now: () => Date;
+  /** Values known to be secret (credential variables, sensitive config): masked in everything shown. */
+  secrets: ReadonlySet<string>;
   /** Ctrl-C: register a handler, get back its release. */
   onInterrupt(handler: () => void): () => void;
 }

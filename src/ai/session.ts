@@ -12,7 +12,7 @@ import type { ResolvedProvider } from './providers/resolve.js';
 import type { ChatProvider } from './providers/types.js';
 import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from './sessions/record.js';
 import { skillSha256, type SkillContext } from './skills/index.js';
-import { redactSecrets } from './secrets.js';
+import { headerSecrets, redactSecrets, urlSecrets } from './secrets.js';
 import type { AgentEvents } from './agent/loop.js';
 import type { Approver } from './tools/call.js';
 import type { ToolEntry } from './tools/types.js';
@@ -50,15 +50,16 @@ export interface SessionOptions {
 export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, options: SessionOptions = {}): AiSession {
   const resolved = options.resolved ?? resolveProjectProvider(sc, ctx.env);
   const secrets = providerSecrets(resolved, ctx.env);
-  // Header values of active tool skills' servers may hold tokens: `${NAME}` references name them.
+  // Header values of active tool skills' servers hold tokens (`${NAME}` references and literal values,
+  // the credential after `Bearer`), and so may a server URL: a server that echoes one in a tool result
+  // must not hand it to the model.
   for (const s of sc.activation.active) {
-    for (const value of Object.values(s.mcp?.headers ?? {})) {
-      for (const m of value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
-        const v = ctx.env[m[1]!];
-        if (v) secrets.push(v);
-      }
-    }
+    if (s.mcp === undefined) continue;
+    secrets.push(...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url));
   }
+  // Everything the command knows to be secret (sensitive config values, credential variables): the
+  // model may repeat a value it saw, and a repeated value is masked like any other.
+  for (const s of ctx.secrets) secrets.push(s);
   const redact = (text: string) => redactSecrets(text, secrets);
   const say = (text: string) => options.say?.(redact(text));
   const notices: Diagnostic[] = [];
@@ -67,6 +68,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, op
   try {
     provider = createChatProvider(resolved, {
       env: ctx.env,
+      secrets: () => secrets,
       events: {
         onRetry: ({ attempt, waitMs, error }) => say(`  (${error.message}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s)`),
         onFallback: ({ from, to, error }) => {

@@ -64,7 +64,7 @@ async function aiRequested(request: AiReviewRequest, ctx: CliContext): Promise<b
 
 /** Asked for, but nothing to review: say so (never skip silently), leaving the exit code alone. */
 function skippedReview(result: CommandResult, why: string, ctx: CliContext): CommandResult {
-  const notice = diagnostic('AI040', `AI review skipped: ${why}`, { hint: 'fix the errors above, then run the command with --ai again' });
+  const notice = diagnostic('AI041', `AI review skipped: ${why}`, { hint: 'fix the errors above, then run the command with --ai again' });
   if (ctx.json) return { ...result, json: { ...jsonFields(result), ai: { status: 'skipped', reason: why, diagnostics: [notice] } } };
   return {
     ...result,
