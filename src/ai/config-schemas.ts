@@ -20,7 +20,7 @@ function defineAiConfigSchemas(z: typeof Zod) {
     provider: z.string().optional(),
     model: z.string().optional(),
     base_url: z.string().optional(),
-    max_rounds: z.int().positive().optional().describe('most model rounds per command'),
+    max_rounds: z.int().positive().optional().describe('most answers (drafts) the model may give per command; tool-call rounds do not count'),
     ...Object.fromEntries(AI_COMMANDS.map((command) => [command, commandTable.optional()])),
   });
   /** `.oxo-flow/ai.toml`: everything lives in one [ai] table. */

@@ -3,18 +3,23 @@
 // when AI is on, so the plain commands never pay for it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { diagnostic } from '../diagnostics/diagnostic.js';
+import type { AiReviewRequest } from '../ai/review/request.js';
 import type { AiTable } from '../workflow/model.js';
 import type { CliContext } from './context.js';
-import type { CommandResult } from './result.js';
+import { renderDiagnostics } from './render-diagnostics.js';
+import { jsonFields, type CommandResult } from './result.js';
 
-export interface AiReviewRequest {
-  command: 'validate' | 'lint' | 'dry-run';
-  /** --ai (true), --no-ai (false), neither (undefined: the workflow or ai.toml decides). */
-  flag: boolean | undefined;
-  skillFlags: string[];
-  /** Absolute path of the workflow, when one was found. */
-  workflowPath?: string;
-  workflowAi?: AiTable;
+export type { AiReviewRequest } from '../ai/review/request.js';
+
+type RuleLike = { name: string; description?: string; shell?: string };
+
+/** One line per rule for matching built-in skills: name, description and the first command word. */
+function ruleSteps(rules: readonly RuleLike[]): string[] {
+  return rules.map((r) => {
+    const command = r.shell?.split(/[\n;|&]/).map((l) => l.trim()).find((l) => l !== '' && !/^(mkdir|cd|set|echo|export|cat|rm|mv|cp)\b/.test(l));
+    return [r.name.replace(/[_:-]+/g, ' '), r.description ?? '', command?.split(/\s+/)[0] ?? ''].join(' ').trim();
+  });
 }
 
 /** The request from a command's options and its loaded workflow. */
@@ -22,7 +27,8 @@ export function aiRequest(
   command: AiReviewRequest['command'],
   opts: { ai?: boolean; skill?: string[] },
   workflowPath: string | undefined,
-  workflow: { ai?: AiTable } | undefined,
+  workflow: { ai?: AiTable; rules?: readonly RuleLike[] } | undefined,
+  skipped?: string,
 ): AiReviewRequest {
   // A loaded workflow without [ai] passes an empty table, so the review does not read and parse the
   // file a second time to look for one.
@@ -33,11 +39,14 @@ export function aiRequest(
     skillFlags: opts.skill ?? [],
     ...(workflowPath !== undefined ? { workflowPath } : {}),
     ...(workflowAi !== undefined ? { workflowAi } : {}),
+    ...(workflow?.rules !== undefined ? { steps: ruleSteps(workflow.rules) } : {}),
+    ...(skipped !== undefined ? { skipped } : {}),
   };
 }
 
 export async function addAiReview(result: CommandResult, request: AiReviewRequest, ctx: CliContext): Promise<CommandResult> {
   if (!(await aiRequested(request, ctx))) return result;
+  if (request.skipped !== undefined) return skippedReview(result, request.skipped, ctx);
   // The review (skills, provider client, agent loop) lives in its own bundle (scripts/bundle.mjs).
   const { runAiReview } = await import('./ai-review-run.js');
   return runAiReview(result, request, ctx);
@@ -51,4 +60,17 @@ async function aiRequested(request: AiReviewRequest, ctx: CliContext): Promise<b
   if (!existsSync(path.join(projectDir, '.oxo-flow', 'ai.toml'))) return false;
   const { readProjectAiConfig } = await import('../ai/project.js');
   return readProjectAiConfig(projectDir).table.enabled === true;
+}
+
+/** Asked for, but nothing to review: say so (never skip silently), leaving the exit code alone. */
+function skippedReview(result: CommandResult, why: string, ctx: CliContext): CommandResult {
+  const notice = diagnostic('AI041', `AI review skipped: ${why}`, { hint: 'fix the errors above, then run the command with --ai again' });
+  if (ctx.json) return { ...result, json: { ...jsonFields(result), ai: { status: 'skipped', reason: why, diagnostics: [notice] } } };
+  return {
+    ...result,
+    after: async (out, style) => {
+      out.write(`${renderDiagnostics([notice], style, ctx.cwd)}\n`);
+      return undefined;
+    },
+  };
 }

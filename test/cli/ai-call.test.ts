@@ -109,8 +109,8 @@ describe.concurrent('ai call: the approval prompt in a real terminal', () => {
     expect(deletes(gene)).toBe(0);
   });
 
-  it('the prompt string is exactly "Allow execution? [y/N] " and goes to stderr', async () => {
-    expect(APPROVAL_PROMPT).toBe('Allow execution? [y/N] ');
+  it('the prompt string is exactly "Allow execution? [y]es / [N]o / [a]lways for this tool in this command: " and goes to stderr', async () => {
+    expect(APPROVAL_PROMPT).toBe('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ');
     // stdout to a file: the prompt must still be on the terminal (stderr), not in the file.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'oxo-prompt-'));
     try {

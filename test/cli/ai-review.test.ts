@@ -82,4 +82,25 @@ describe('--ai on the deterministic commands', () => {
     expect(text).toContain('qc-expret');
     expect(text).toContain('qc-expert');
   });
+
+  it.each([
+    ['dry-run', '[workflow]\ndescription = "no name"\n\n[[rules]]\nname = "a"\nshell = "echo"\n'],
+    ['dry-run', 'not = [toml'],
+    ['validate', 'not = [toml'],
+    ['lint', 'not = [toml'],
+  ])('%s --ai on a workflow that does not load says why there is no review (AI041), exit code unchanged', (command, text) => {
+    const { dir, env } = project(text);
+    const plain = runCli([command], { cwd: dir, env });
+    const human = runCli([command, '--ai'], { cwd: dir, env });
+    expect(plain.code).not.toBe(0);
+    expect(human.code).toBe(plain.code);
+    expect(human.stderr.startsWith(plain.stderr.trimEnd())).toBe(true);
+    expect(human.stderr).toContain('AI041');
+    expect(human.stderr).toMatch(/AI review skipped: the workflow/);
+    const json = runCliJson([command, '--ai'], { cwd: dir, env });
+    expect(json.json.ai).toMatchObject({ status: 'skipped' });
+    expect(json.json.diagnostics).toEqual(runCliJson([command], { cwd: dir, env }).json.diagnostics);
+    // Without --ai nothing is said.
+    expect(plain.stderr).not.toContain('AI041');
+  });
 });

@@ -46,7 +46,8 @@ describe('ai sessions', () => {
     expect(record).toMatchObject({
       command: 'lint',
       provider: { kind: 'scripted' },
-      tools_offered: [{ name: 'read_skill', origin: 'builtin', read_only: true }, { name: 'read_skill_file' }],
+      // Every review offers the skill readers, the workflow check and the lookup tools.
+      tools_offered: [{ name: 'read_skill', origin: 'builtin', read_only: true }, { name: 'read_skill_file' }, { name: 'validate_workflow' }, { name: 'lookup_skill' }, { name: 'lookup_pipeline' }],
       tool_calls: [{ round: 1, tool: 'read_skill', args: { name: 'nope' }, decision: 'auto', reason: 'built-in read-only tool', is_error: true }],
       rounds: [{ round: 1, stop_reason: 'tool_calls' }, { round: 2, stop_reason: 'end' }],
       usage: { input_tokens: 110, output_tokens: 13 },

@@ -61,8 +61,8 @@ describe('template --ai', () => {
     // The validator's diagnostics went back to the model.
     const second = fake.requests[1]!.body.messages as { role: string; content: string }[];
     expect(second[second.length - 1]!.content).toMatch(/oxo-flow validate found these problems[\s\S]*\[ERROR\]/);
-    // The built-in skills the knowledge index ranks first for the intent were added to the request.
-    expect(fake.requests[0]!.body.messages[0].content).toContain('## Skill: featurecounts-count');
+    // The built-in skills matching the intent's steps are named (bodies come through read_skill).
+    expect(fake.requests[0]!.body.messages[0].content).toContain('- builtin/featurecounts-count: ');
     expect(r.stdout + r.stderr + sessionsOf(dir).join('')).not.toContain(KEY);
   });
 
@@ -128,5 +128,64 @@ describe('template --ai', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('AI013');
     expect(existsSync(path.join(dir, 'main.oxoflow'))).toBe(false);
+  });
+
+  it('a realistic session converges with the default settings: three tool calls, a Snakefile, a draft without [workflow], then the fix', async () => {
+    const INTENT = 'paired-end RNA-seq, STAR + featureCounts, then DESeq2';
+    const snakefile = 'Here is a pipeline:\n\n```python\nrule all:\n    input: expand("counts/{sample}.txt", sample=SAMPLES)\n\nrule align:\n    input: "raw/{sample}.fq"\n    output: "bam/{sample}.bam"\n    shell: "STAR --readFilesIn {input} > {output}"\n```\n';
+    const noWorkflowTable = `Converted to oxo-flow. Run it with:\n\n\`\`\`bash\noxo-flow run rna.oxoflow -j 2\n\`\`\`\n\nThe workflow:\n\n\`\`\`toml\n${VALID.slice(VALID.indexOf('[[rules]]'))}\`\`\`\n`;
+    const fixed = `You are right, the [workflow] table was missing.\n\n\`\`\`bash\noxo-flow validate rna.oxoflow\n\`\`\`\n\n\`\`\`toml\n${VALID}\`\`\`\nThat should validate now.`;
+    const { dir, env, fake } = await setup([
+      { kind: 'answer', text: 'Let me look up the tools first.', toolCalls: [{ name: 'lookup_skill', args: { query: 'STAR spliced alignment' } }] },
+      { kind: 'answer', toolCalls: [{ name: 'read_skill', args: { name: 'builtin/star-align' } }] },
+      { kind: 'answer', toolCalls: [{ name: 'read_format', args: { what: 'sample-fanout' } }] },
+      { kind: 'answer', text: snakefile },
+      { kind: 'answer', text: noWorkflowTable },
+      { kind: 'answer', text: fixed },
+    ]);
+    const r = await runCliAsync(['--json', 'template', '--ai', INTENT, '-o', 'rna.oxoflow'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: 'written',
+      written: true,
+      rounds: 6,
+      drafts: 3,
+      tool_calls: [
+        { tool: 'lookup_skill', decision: 'auto' },
+        { tool: 'read_skill', decision: 'auto' },
+        { tool: 'read_format', decision: 'auto' },
+      ],
+    });
+    expect(readFileSync(path.join(dir, 'rna.oxoflow'), 'utf8')).toBe(VALID);
+    expect(runCli(['validate', 'rna.oxoflow'], { cwd: dir }).code).toBe(0);
+    expect(fake.requests).toHaveLength(6);
+    const last = (i: number) => {
+      const messages = fake.requests[i]!.body.messages as { role: string; content: string }[];
+      return messages[messages.length - 1]!;
+    };
+    // The tools answered: the lookup, a built-in skill read by name, a template's text.
+    expect(last(1)).toMatchObject({ role: 'tool' });
+    expect(last(1).content).toContain('star-align');
+    expect(last(2).content).toContain('# STAR alignment');
+    expect(last(3).content).toContain('expand_inputs');
+    // The Snakefile is "no workflow"; the bash block before the toml block is skipped and the
+    // draft without [workflow] gets the validator's E025, not "no workflow".
+    expect(last(4).content).toMatch(/holds no oxo-flow workflow/);
+    expect(last(5).content).toMatch(/oxo-flow validate found these problems[\s\S]*E025/);
+    // The system prompt carries the format reference.
+    const system = fake.requests[0]!.body.messages[0].content as string;
+    for (const word of ['[[sample_groups]]', 'expand_inputs', '{wildcards.sample}', '{config.key}']) expect(system).toContain(word);
+  });
+
+  it('a model that only ever calls tools ends (the tool-round cap): exit 1, nothing written', async () => {
+    const { dir, env, fake } = await setup([], undefined);
+    fake.queue.push(...Array.from({ length: 30 }, () => ({ kind: 'answer' as const, toolCalls: [{ name: 'lookup_pipeline', args: { action: 'stats' } }] })));
+    const r = await runCliAsync(['--json', 'template', '--ai', 'x', '-o', 'x.oxoflow'], { cwd: dir, env });
+    expect(r.code).toBe(1);
+    expect(existsSync(path.join(dir, 'x.oxoflow'))).toBe(false);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ status: 'no_valid_draft', drafts: 0 });
+    expect(doc.diagnostics.map((d: { code: string }) => d.code)).toContain('AI020');
+    expect(fake.requests.length).toBeLessThan(30);
   });
 });

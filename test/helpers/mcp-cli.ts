@@ -77,7 +77,7 @@ export function runCliInPty(
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       screen += d;
       options.onScreen?.(screen);
-      if (!prompted && screen.includes('Allow execution? [y/N] ')) {
+      if (!prompted && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
         prompted = true;
         if (options.answer !== undefined) child.stdin.write(options.answer);
       }

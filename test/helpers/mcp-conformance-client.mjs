@@ -24,7 +24,7 @@ let answered = false;
 child.stdout.on('data', (d) => {
   screen += d.toString();
   process.stderr.write(d);
-  if (!answered && screen.includes('Allow execution? [y/N] ')) {
+  if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
     answered = true;
     child.stdin.write('y\r');
   }

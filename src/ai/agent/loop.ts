@@ -2,7 +2,10 @@
 // through the approval gate (src/ai/approval decides, never this file), cap what a tool returns,
 // feed results back, stop at a final answer or after max_rounds, and record everything in the
 // session. Commands choose only the system prompt, the tools and what to do with an answer.
-import { callThroughGate, type Approver } from '../tools/call.js';
+// max_rounds counts answers (drafts), not requests: a model that looks things up with three tool
+// calls before its first draft has not used three of its tries. Tool rounds have their own cap, so
+// a model that only ever calls tools still ends.
+import { callThroughGate, type Approver, type CallRecord } from '../tools/call.js';
 import type { ToolEntry } from '../tools/types.js';
 import { ProviderError } from '../providers/errors.js';
 import { asProviderError } from '../providers/retry.js';
@@ -17,6 +20,21 @@ export interface ToolSet {
   find(name: string): ToolEntry | undefined;
 }
 
+/** Requests that end in tool calls, at most, per command (on top of max_rounds answers). */
+const DEFAULT_MAX_TOOL_ROUNDS = 12;
+
+/** What the loop tells its caller while it works (the command line shows it; --json shows none). */
+export interface AgentEvents {
+  /** A request is about to be sent (round counts requests); `usage` is the total so far. */
+  onRequest?(round: number, usage: Usage): void;
+  /** The response of that request is complete. */
+  onResponse?(round: number, usage: Usage): void;
+  /** A tool call is about to go through the gate (it may ask the human). */
+  onToolCall?(call: { name: string; args: Record<string, unknown> }): void;
+  /** The call's outcome: run, approved, or refused (and why). */
+  onToolResult?(record: CallRecord): void;
+}
+
 /** What a command does with a final answer: accept it, or send feedback for another round. */
 export type AnswerVerdict = { accept: true } | { accept: false; feedback: string };
 
@@ -26,7 +44,10 @@ export interface AgentInput {
   provider: ChatProvider;
   tools: ToolSet;
   approver: Approver;
+  /** How many answers (drafts) the model may give. */
   maxRounds: number;
+  /** How many requests may end in tool calls (default DEFAULT_MAX_TOOL_ROUNDS). */
+  maxToolRounds?: number;
   stream: boolean;
   /** Each text fragment as it arrives (the review streams to the terminal). */
   onText?: (delta: string) => void;
@@ -35,13 +56,24 @@ export interface AgentInput {
   signal?: AbortSignal;
   session: SessionRecord;
   toolResultCap?: number;
-  judge?: (text: string, round: number) => Promise<AnswerVerdict> | AnswerVerdict;
+  /** `answer` counts the answers so far (1 for the first draft). */
+  judge?: (text: string, answer: number) => Promise<AnswerVerdict> | AnswerVerdict;
+  events?: AgentEvents;
 }
 
 export type AgentOutcome =
-  | { status: 'answered'; text: string; rounds: number; usage: Usage; answeredBy: string }
-  | { status: 'round_limit'; text: string; rounds: number; usage: Usage; answeredBy: string }
-  | { status: 'error'; error: ProviderError; text: string; rounds: number; usage: Usage; answeredBy: string };
+  | ({ status: 'answered' } & Tally)
+  | ({ status: 'round_limit'; limit: 'answers' | 'tool_rounds' } & Tally)
+  | ({ status: 'error'; error: ProviderError } & Tally);
+
+/** rounds: requests sent; answers: of those, the ones that ended without a tool call. */
+interface Tally {
+  text: string;
+  rounds: number;
+  answers: number;
+  usage: Usage;
+  answeredBy: string;
+}
 
 export async function runAgent(input: AgentInput): Promise<AgentOutcome> {
   const specs: ToolSpec[] = input.tools.tools.filter((t) => t.callable).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
@@ -51,8 +83,13 @@ export async function runAgent(input: AgentInput): Promise<AgentOutcome> {
   const session = input.session;
   let text = '';
   let answeredBy = `${input.provider.kind}/${input.provider.model}`;
-  for (let round = 1; round <= input.maxRounds; round++) {
+  const maxToolRounds = input.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+  const events = input.events ?? {};
+  let answers = 0;
+  let toolRounds = 0;
+  for (let round = 1; ; round++) {
     if (round > 1) input.onRound?.(round);
+    events.onRequest?.(round, { ...usage });
     const started = Date.now();
     let response;
     try {
@@ -68,11 +105,13 @@ export async function runAgent(input: AgentInput): Promise<AgentOutcome> {
         throw new ProviderError('output_limit', `the answer of ${response.provider}/${response.model} stopped at the output token limit`);
       }
     } catch (err) {
+      events.onResponse?.(round, { ...usage });
       const error = asProviderError(err, input.signal);
-      return { status: 'error', error, text, rounds: round, usage, answeredBy };
+      return { status: 'error', error, text, rounds: round, answers, usage, answeredBy };
     }
     usage.inputTokens += response.usage.inputTokens;
     usage.outputTokens += response.usage.outputTokens;
+    events.onResponse?.(round, { ...usage });
     answeredBy = `${response.provider}/${response.model}`;
     text = response.text;
     session.rounds.push({
@@ -90,9 +129,11 @@ export async function runAgent(input: AgentInput): Promise<AgentOutcome> {
       // Calls run one after another: each may need a human's answer at the prompt.
       for (const call of response.toolCalls) {
         const callStarted = Date.now();
-        const record = call.argumentsError
+        events.onToolCall?.({ name: call.name, args: call.arguments });
+        const record: CallRecord = call.argumentsError
           ? { tool: call.name, origin: undefined, args: {}, decision: 'refused' as const, reason: call.argumentsError, output: { isError: true, text: `call not run: ${call.argumentsError}` } }
           : await callThroughGate(input.tools, call.name, call.arguments, input.approver);
+        events.onToolResult?.(record);
         const full = record.output.text;
         const truncated = full.length > cap;
         const shown = truncated ? `${full.slice(0, cap)}\n… [cut: ${full.length - cap} more characters not shown]` : full;
@@ -111,12 +152,15 @@ export async function runAgent(input: AgentInput): Promise<AgentOutcome> {
           duration_ms: Date.now() - callStarted,
         });
       }
+      toolRounds++;
+      if (toolRounds >= maxToolRounds) return { status: 'round_limit', limit: 'tool_rounds', text, rounds: round, answers, usage, answeredBy };
       continue;
     }
-    if (input.judge === undefined) return { status: 'answered', text, rounds: round, usage, answeredBy };
-    const verdict = await input.judge(response.text, round);
-    if (verdict.accept) return { status: 'answered', text, rounds: round, usage, answeredBy };
+    answers++;
+    if (input.judge === undefined) return { status: 'answered', text, rounds: round, answers, usage, answeredBy };
+    const verdict = await input.judge(response.text, answers);
+    if (verdict.accept) return { status: 'answered', text, rounds: round, answers, usage, answeredBy };
+    if (answers >= input.maxRounds) return { status: 'round_limit', limit: 'answers', text, rounds: round, answers, usage, answeredBy };
     messages.push({ role: 'user', content: verdict.feedback });
   }
-  return { status: 'round_limit', text, rounds: input.maxRounds, usage, answeredBy };
 }

@@ -10,6 +10,12 @@ export interface Approver {
   /** Why no human can be asked (CI, --json, no terminal), or undefined when one can. */
   nonInteractiveReason: string | undefined;
   ask(request: ApprovalRequest): Promise<PromptAnswer>;
+  /**
+   * Tools the human answered `always` for at an earlier prompt of this command (filled here, by
+   * such an answer only: no flag, file or variable can add to it). Without it, `always` approves
+   * only the call at hand.
+   */
+  allowed?: Set<string>;
 }
 
 export type Decision = 'auto' | 'approved' | 'refused';
@@ -28,6 +34,8 @@ export interface CallRecord {
 
 const answerText: Record<PromptAnswer, string> = {
   yes: 'approved at the prompt',
+  always: 'approved at the prompt for the rest of this command',
+  unshowable: 'the arguments are too long to show in full, so approval was not asked',
   no: 'the human answered no at the prompt',
   eof: 'the prompt got end of input (EOF)',
   interrupt: 'the prompt was interrupted (Ctrl-C)',
@@ -61,15 +69,25 @@ export async function callThroughGate(registry: Pick<ToolRegistry, 'find'>, name
   let decision: Decision = 'auto';
   let reason = gate.reason;
   if (gate.action === 'ask') {
-    const request: ApprovalRequest = { tool: entry.name, annotations: entry.annotations, args, reason: gate.reason };
-    if (entry.origin.kind === 'mcp') request.server = { name: entry.origin.server, url: entry.origin.url, rawTool: entry.origin.rawName };
-    const answer = await approver.ask(request);
-    if (answer !== 'yes') {
-      const text = `call refused: ${answerText[answer]}`;
-      return { tool: name, origin: entry.origin, args, decision: 'refused', reason: answerText[answer], output: { isError: true, text, code: 'APR002' }, refusal: { code: 'APR002', answer } };
+    const key = entry.origin.kind === 'mcp' ? `mcp:${entry.origin.server}:${entry.origin.rawName}` : `builtin:${entry.name}`;
+    if (approver.allowed?.has(key)) {
+      decision = 'approved';
+      reason = 'allowed for the rest of this command at an earlier prompt ("always")';
+    } else {
+      // The server line names the server; the description is shown as the server wrote it.
+      const prefix = entry.origin.kind === 'mcp' ? `[MCP: ${entry.origin.server}] ` : '';
+      const description = prefix !== '' && entry.description.startsWith(prefix) ? entry.description.slice(prefix.length) : entry.description;
+      const request: ApprovalRequest = { tool: entry.name, description, annotations: entry.annotations, args, reason: gate.reason };
+      if (entry.origin.kind === 'mcp') request.server = { name: entry.origin.server, url: entry.origin.url, rawTool: entry.origin.rawName };
+      const answer = await approver.ask(request);
+      if (answer !== 'yes' && answer !== 'always') {
+        const text = `call refused: ${answerText[answer]}`;
+        return { tool: name, origin: entry.origin, args, decision: 'refused', reason: answerText[answer], output: { isError: true, text, code: 'APR002' }, refusal: { code: 'APR002', answer } };
+      }
+      if (answer === 'always') approver.allowed?.add(key);
+      decision = 'approved';
+      reason = answerText[answer];
     }
-    decision = 'approved';
-    reason = answerText.yes;
   }
   const output = await entry.invoke(args);
   return { tool: name, origin: entry.origin, args, decision, reason, output };

@@ -7,14 +7,19 @@ import type { Skill } from '../skills/types.js';
 import { lookupTools } from './lookup.js';
 import { readSkillTools } from './read-skill.js';
 import { buildToolRegistry, type ServerStatus, type ToolRegistry } from './registry.js';
+import type { ToolEntry } from './types.js';
 import { validateWorkflowTool } from './validate-workflow.js';
 
 export interface OpenRegistryInput {
   active: readonly Skill[];
+  /** The built-in library as discovered: read_skill reads any of them as builtin/NAME. */
+  builtins?: readonly Skill[];
   /** Servers from --mcp flags (see serversFromFlags), after those of the active tool skills. */
   servers: McpServerSpec[];
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  /** More built-in read-only tools (template --ai adds read_format). */
+  extraTools?: ToolEntry[];
 }
 
 /** The MCP servers of active tool skills, in activation order. */
@@ -58,7 +63,7 @@ export async function openToolRegistry(input: OpenRegistryInput): Promise<ToolRe
     else (seen.add(s.name), servers.push(s));
   }
   const registry = await buildToolRegistry({
-    builtins: [...readSkillTools(input.active), validateWorkflowTool(), ...lookupTools()],
+    builtins: [...readSkillTools(input.active, input.builtins ?? []), validateWorkflowTool(), ...lookupTools(), ...(input.extraTools ?? [])],
     servers,
     env: input.env,
     clientInfo: input.clientInfo,

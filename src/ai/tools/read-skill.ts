@@ -1,8 +1,11 @@
 // Built-in read-only tools over the active skills: read_skill (the prompt text) and
 // read_skill_file (a file in the skill's own directory). Path-safe: relative paths only, no `..`,
 // no hidden components, real path inside the skill directory, regular files, 512 KiB cap.
+// The built-in library is readable whatever is active (`builtin/NAME`, or a bare name no active
+// skill has): its skills are ours and read-only, and the prompt lists only their names.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { loadSkillBody } from '../skills/discover.js';
 import { normalisePromptText } from '../skills/prompt-text.js';
 import type { Skill } from '../skills/types.js';
 import type { ToolEntry, ToolOutput } from './types.js';
@@ -11,9 +14,14 @@ export const MAX_SKILL_FILE_BYTES = 512 * 1024;
 
 const fail = (text: string): ToolOutput => ({ isError: true, text, code: 'TOOL003' });
 
-function findSkill(skills: readonly Skill[], name: unknown): Skill | undefined {
+function findSkill(skills: readonly Skill[], builtins: readonly Skill[], name: unknown): Skill | undefined {
   if (typeof name !== 'string') return undefined;
-  return skills.find((s) => s.name === name || `${s.scope}/${s.name}` === name);
+  const active = skills.find((s) => s.name === name || `${s.scope}/${s.name}` === name);
+  if (active !== undefined) return active;
+  const bare = name.startsWith('builtin/') ? name.slice('builtin/'.length) : name;
+  const builtin = builtins.find((s) => s.scope === 'builtin' && s.name === bare && (s.status === 'ok' || s.status === 'shadowed'));
+  // The body is read on first use; a skill whose file went away is reported as not found.
+  return builtin !== undefined && loadSkillBody(builtin) ? builtin : undefined;
 }
 
 /** Why a requested path is refused, or undefined when its form is acceptable. */
@@ -71,27 +79,34 @@ const BUILTIN_READER = {
   callable: true,
 } as const;
 
-export function readSkillTools(active: readonly Skill[]): ToolEntry[] {
+/**
+ * `active`: the skills activated for this command; `builtins`: the built-in library as discovered
+ * (readable by `builtin/NAME` whatever is active).
+ */
+export function readSkillTools(active: readonly Skill[], builtins: readonly Skill[] = []): ToolEntry[] {
   const names = active.map((s) => s.name);
-  /** Run `read` on the active skill that `args.name` names, or say which skills are active. */
+  /** Run `read` on the skill that `args.name` names, or say which skills can be read. */
   const withSkill =
     (read: (skill: Skill, args: Record<string, unknown>) => ToolOutput | Promise<ToolOutput>) =>
     async (args: Record<string, unknown>): Promise<ToolOutput> => {
-      const skill = findSkill(active, args.name);
-      if (skill === undefined) return fail(`no active skill named ${JSON.stringify(args.name)}; active skills: ${names.length > 0 ? names.join(', ') : 'none'}`);
+      const skill = findSkill(active, builtins, args.name);
+      if (skill === undefined) {
+        const also = builtins.length > 0 ? '; built-in skills are read as builtin/NAME (find them with lookup_skill)' : '';
+        return fail(`no active skill named ${JSON.stringify(args.name)}; active skills: ${names.length > 0 ? names.join(', ') : 'none'}${also}`);
+      }
       return read(skill, args);
     };
   return [
     {
       name: 'read_skill',
-      description: 'Read the full text of an active skill (its prompt text, or the SKILL.md body).',
-      inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'skill name' } }, required: ['name'], additionalProperties: false },
+      description: 'Read the full text of a skill: an active one by name, or any built-in one as builtin/NAME (e.g. builtin/star-align).',
+      inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'skill name, or builtin/NAME' } }, required: ['name'], additionalProperties: false },
       ...BUILTIN_READER,
       invoke: withSkill((skill) => ({ isError: false, text: skill.prompt ?? '' })),
     },
     {
       name: 'read_skill_file',
-      description: "Read a file inside an active SKILL.md skill's directory (relative path, e.g. references/guide.md).",
+      description: "Read a file inside a SKILL.md skill's directory (an active skill, or builtin/NAME; relative path, e.g. references/guide.md).",
       inputSchema: {
         type: 'object',
         properties: { name: { type: 'string', description: 'skill name' }, path: { type: 'string', description: 'path relative to the skill directory' } },

@@ -58,6 +58,8 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
   diagnostics.push(...skills.diagnostics, ...skills.activation.warnings);
   const registry = await openToolRegistry({
     active: skills.activation.active,
+    // read_skill reads builtin/NAME whatever is active, as the model's does.
+    builtins: skills.discovery.skills.filter((s) => s.scope === 'builtin'),
     servers: flags.servers,
     env: ctx.env,
     clientInfo: { name: 'oxo-flow', version: ctx.version },

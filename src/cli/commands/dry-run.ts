@@ -17,7 +17,11 @@ export interface DryRunOptions extends PlanOptions {
 export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<CommandResult> {
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
   const loaded = await loadChecked(arg, ctx, overrides);
-  if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+  if (!loaded.ok) {
+    const failed = { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+    // --ai on a workflow that does not load: the review says why it did not run.
+    return addAiReview(failed, aiRequest('dry-run', opts, undefined, undefined, 'the workflow has errors, so dry-run could not load it'), ctx);
+  }
   const badForcerun = checkForcerun(loaded.workflow, opts.forcerun ?? []);
   if (badForcerun.length > 0) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: [...loaded.diagnostics, ...badForcerun] };
   const settings = planSettings(opts, overrides);

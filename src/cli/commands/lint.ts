@@ -20,7 +20,8 @@ export async function lint(opts: LintOptions, ctx: CliContext): Promise<CommandR
   const strict = Boolean(opts.strict);
   const report = await loadAndCheck(opts.workflow, ctx, { graph: true });
   if (report.kind === 'unreadable') {
-    return { outcome: 'usage', json: { workflow: report.shown ?? opts.workflow ?? null, strict, passed: false }, diagnostics: report.diagnostics };
+    const unreadable: CommandResult = { outcome: 'usage', json: { workflow: report.shown ?? opts.workflow ?? null, strict, passed: false }, diagnostics: report.diagnostics };
+    return addAiReview(unreadable, aiRequest('lint', opts, undefined, undefined, 'the workflow cannot be read as TOML'), ctx);
   }
   const diagnostics = [...report.diagnostics, ...(report.workflow ? lintWorkflow(report.workflow) : [])];
   const counts = countBySeverity(diagnostics);

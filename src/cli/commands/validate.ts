@@ -14,12 +14,13 @@ export async function validate(opts: ValidateOptions, ctx: CliContext): Promise<
   const report = await loadAndCheck(opts.workflow, ctx, { graph: true });
   const file = report.shown ?? opts.workflow ?? null;
   if (report.kind === 'unreadable') {
-    return {
+    const unreadable: CommandResult = {
       outcome: 'usage',
       json: { workflow: file, valid: false, rules: 0 },
       diagnostics: report.diagnostics,
       human: (s) => (report.shown ? `${s.red('✗')} ${report.shown} — cannot be read as TOML` : ''),
     };
+    return addAiReview(unreadable, aiRequest('validate', opts, undefined, undefined, 'the workflow cannot be read as TOML'), ctx);
   }
   const errors = report.diagnostics.filter((d) => d.severity === 'error');
   const rules = report.workflow?.rules.length ?? 0;

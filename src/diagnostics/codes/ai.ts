@@ -29,6 +29,7 @@ export const aiCodes = {
   SES001: { severity: 'error', title: 'no AI session with this id', hint: 'list them with `oxo-flow ai sessions`', doc },
   SES002: { severity: 'warning', title: 'the AI session record could not be written', doc },
   SES003: { severity: 'warning', title: 'an AI session record cannot be read', doc },
+  AI041: { severity: 'info', title: 'AI review skipped: the workflow did not load, so there is nothing to review', doc },
 } as const satisfies Record<string, CodeInfo>;
 
 export type AiCode = keyof typeof aiCodes;

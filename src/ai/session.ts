@@ -2,19 +2,20 @@
 // retries and fallback), the approval gate's view of this session, the session record, the
 // secrets to mask, and Ctrl-C → cancel. The command then runs the loop and says what to keep.
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { resolveProjectProvider } from '../ai/project-provider.js';
-import { nonInteractiveReason } from '../ai/approval/policy.js';
-import { askApproval } from '../ai/approval/prompt.js';
-import { ProviderError } from '../ai/providers/errors.js';
-import { createChatProvider, providerSecrets } from '../ai/providers/create.js';
-import type { ResolvedProvider } from '../ai/providers/resolve.js';
-import type { ChatProvider } from '../ai/providers/types.js';
-import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from '../ai/sessions/record.js';
-import { skillSha256, type SkillContext } from '../ai/skills/index.js';
-import { headerSecrets, redactSecrets, urlSecrets } from '../ai/secrets.js';
-import type { Approver } from '../ai/tools/call.js';
-import type { ToolEntry } from '../ai/tools/types.js';
-import type { CliContext } from './context.js';
+import { nonInteractiveReason } from './approval/policy.js';
+import { askApproval } from './approval/prompt.js';
+import type { AiHost } from './host.js';
+import { resolveProjectProvider } from './project-provider.js';
+import { ProviderError } from './providers/errors.js';
+import { createChatProvider, providerSecrets } from './providers/create.js';
+import type { ResolvedProvider } from './providers/resolve.js';
+import type { ChatProvider } from './providers/types.js';
+import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from './sessions/record.js';
+import { skillSha256, type SkillContext } from './skills/index.js';
+import { headerSecrets, redactSecrets, urlSecrets } from './secrets.js';
+import type { AgentEvents } from './agent/loop.js';
+import type { Approver } from './tools/call.js';
+import type { ToolEntry } from './tools/types.js';
 
 export interface AiSession {
   resolved: ResolvedProvider;
@@ -31,14 +32,23 @@ export interface AiSession {
   say(text: string): void;
   /** Mask every secret in a text meant for output. */
   redact(text: string): string;
+  /** The same events with every text they carry masked of secrets (tool names, arguments, reasons). */
+  redactEvents(events: AgentEvents): AgentEvents;
   /** Record the tools offered to the model. */
   offer(tools: readonly ToolEntry[]): void;
   /** Close the record (outcome), write it, release the provider and the Ctrl-C handler. */
   finish(outcome: SessionRecord['outcome'], extra?: Partial<SessionRecord>): Promise<{ id: string; file?: string; diagnostic?: Diagnostic }>;
 }
 
-export function openAiSession(command: string, sc: SkillContext, ctx: CliContext, options: { say?: (text: string) => void } = {}): AiSession {
-  const resolved = resolveProjectProvider(sc, ctx.env);
+export interface SessionOptions {
+  /** Where status lines go (human mode); nothing is printed without it. */
+  say?: (text: string) => void;
+  /** The provider as the caller already resolved it: resolved once per command. */
+  resolved?: ResolvedProvider;
+}
+
+export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, options: SessionOptions = {}): AiSession {
+  const resolved = options.resolved ?? resolveProjectProvider(sc, ctx.env);
   const secrets = providerSecrets(resolved, ctx.env);
   // Header values of active tool skills' servers hold tokens (`${NAME}` references and literal values,
   // the credential after `Bearer`), and so may a server URL: a server that echoes one in a tool result
@@ -98,6 +108,8 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
       return reason.value;
     },
     ask: (request) => askApproval(request, { input: ctx.stdin, output: ctx.stderr }),
+    // `always` at the prompt lasts as long as this command: nothing is stored.
+    allowed: new Set<string>(),
   };
   const session: AiSession = {
     resolved,
@@ -108,6 +120,11 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
     notices,
     say,
     redact,
+    redactEvents: (events) => ({
+      ...events,
+      ...(events.onToolCall ? { onToolCall: (call) => events.onToolCall!({ name: redact(call.name), args: redactArgs(call.args, redact) }) } : {}),
+      ...(events.onToolResult ? { onToolResult: (r) => events.onToolResult!({ ...r, tool: redact(r.tool), reason: redact(r.reason) }) } : {}),
+    }),
     offer: (tools) => {
       record.tools_offered = tools.map((t) => ({ name: t.name, origin: t.origin.kind === 'mcp' ? `mcp:${t.origin.server}` : 'builtin', read_only: t.gate.builtinReadOnly || (t.gate.readOnlyHint === true && t.gate.trustAnnotations) }));
     },
@@ -133,4 +150,11 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
 /** A provider failure as a diagnostic: its class's code, the (redacted) message and what to do. */
 export function providerDiagnostic(error: ProviderError, redact: (t: string) => string, prefix = 'AI'): Diagnostic {
   return diagnostic(error.code, redact(`${prefix}: ${error.message}`), { hint: error.hint });
+}
+
+/** Arguments with secrets masked in every string (keys included); the shape stays as it was. */
+function redactArgs(args: Record<string, unknown>, redact: (t: string) => string): Record<string, unknown> {
+  const walk = (v: unknown): unknown =>
+    typeof v === 'string' ? redact(v) : Array.isArray(v) ? v.map(walk) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k), walk(x)])) : v;
+  return walk(args) as Record<string, unknown>;
 }
