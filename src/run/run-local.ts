@@ -11,6 +11,7 @@ import { groupAlive, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
 import { startRecord, type StateStore } from './state.js';
 import type { Preparation } from './environment.js';
+import { tempOutputs, type JobSpec } from '../workflow/plan/index.js';
 
 export interface LocalRunOptions {
   workflowDir: string;
@@ -21,6 +22,8 @@ export interface LocalRunOptions {
   graceMs: number;
   signal: AbortSignal;
   onEvent(event: RunEvent): void;
+  /** Every job of the plan (skipped ones too), for deciding temp outputs; default: the jobs run. */
+  planJobs?: readonly JobSpec[];
 }
 
 export async function runLocal(jobs: readonly PreparedJob[], preparations: readonly Preparation[], options: LocalRunOptions): Promise<RunReport> {
@@ -39,19 +42,21 @@ export async function runLocal(jobs: readonly PreparedJob[], preparations: reado
     }
   }
 
-  const temp = tempTracker(jobs);
+  // The plan decides when each temp output goes (src/workflow/plan/temp-outputs.ts).
+  const temp = tempOutputs(options.planJobs ?? jobs.map((j) => j.spec));
   const runOne = async (job: PreparedJob): Promise<boolean> => {
     const result = await runJob(job, options);
     results.set(job.id, result);
     if (result.outcome === 'done') {
       options.onEvent({ kind: 'done', id: job.id, seconds: result.seconds ?? 0 });
-      for (const p of temp.consumed(job)) removeFile(p, dir);
+      for (const p of temp.done(job.id)) removeFile(p, dir);
       return true;
     }
     if (result.outcome !== 'interrupted') options.onEvent({ kind: 'failed', id: job.id, message: result.message ?? result.outcome, log: result.log });
     return false;
   };
   const sched = await schedule(jobs, options.limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
+  if (!options.signal.aborted) for (const p of temp.atEnd()) removeFile(p, dir);
   for (const job of jobs) {
     if (results.has(job.id)) continue;
     const blockedBy = sched.blocked.get(job.id);
@@ -132,24 +137,4 @@ async function recoverCrashed(jobs: readonly PreparedJob[], options: LocalRunOpt
     removePartialOutputs(job.spec.outputs, r.preexisting, options.workflowDir);
     options.store.write({ ...r, status: 'failed', endedAt: new Date().toISOString() });
   }
-}
-
-/** temp_output paths are removed once every job of this run that reads them is done. */
-function tempTracker(jobs: readonly PreparedJob[]): { consumed(job: PreparedJob): string[] } {
-  const temps = new Set(jobs.flatMap((j) => j.spec.tempOutputs));
-  const readers = new Map<string, number>();
-  if (temps.size > 0) for (const j of jobs) for (const i of j.spec.inputs) if (temps.has(i)) readers.set(i, (readers.get(i) ?? 0) + 1);
-  return {
-    consumed(job) {
-      if (temps.size === 0) return [];
-      const gone: string[] = [];
-      for (const i of job.spec.inputs) {
-        const left = readers.get(i);
-        if (left === undefined) continue;
-        readers.set(i, left - 1);
-        if (left === 1) gone.push(i);
-      }
-      return gone;
-    },
-  };
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JobSpec } from '../workflow/plan/index.js';
+import { jobHash } from '../workflow/plan/job-hash.js';
 
 export type RecordStatus = 'running' | 'done' | 'failed';
 
@@ -39,14 +40,8 @@ export function stateDir(workflowDir: string): string {
   return path.join(workflowDir, '.oxo-flow');
 }
 
-/**
- * What a job is, for "did it change since it ran": the real command (a hash, so secrets in it never
- * reach the disk), its environment and its outputs. Params and config values are in the command.
- */
-export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'>): string {
-  const env = job.environment === undefined ? null : [job.environment.kind, job.environment.spec];
-  return createHash('sha256').update(JSON.stringify([job.command, env, job.outputs])).digest('hex').slice(0, 32);
-}
+/** The hash a record carries; defined by the plan, which compares it. */
+export { jobHash } from '../workflow/plan/job-hash.js';
 
 export class StateStore {
   readonly jobsDir: string;

@@ -1,12 +1,11 @@
 // `oxo-flow dry-run`: load, check, plan (the same planWorkflow that run executes), and show the plan.
-import { planWorkflow, type JobSpec, type Plan } from '../../workflow/plan/index.js';
+import type { JobSpec, Plan } from '../../workflow/plan/index.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { planText, summaryLine } from '../plan-text.js';
 import { outcomeOf, type CommandResult } from '../result.js';
-import { applyRunState, checkForcerun } from '../../run/freshness.js';
-import { StateStore } from '../../run/state.js';
+import { planWithState } from '../../run/freshness.js';
 
 export interface DryRunOptions extends PlanOptions {
   forcerun?: string[];
@@ -18,13 +17,10 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
   const loaded = await loadChecked(arg, ctx, overrides);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
-  const badForcerun = checkForcerun(loaded.workflow, opts.forcerun ?? []);
-  if (badForcerun.length > 0) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: [...loaded.diagnostics, ...badForcerun] };
-  const settings = planSettings(opts, overrides);
-  const { plan, diagnostics } = planWorkflow(loaded.workflow, settings, diskFs);
-  // The run state (unfinished jobs, changed commands, --forcerun) decides as it does for run.
-  if (plan !== undefined) applyRunState(plan, new StateStore(loaded.workflow.dir).records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
+  // The same plan run executes: files, times and the run state, decided once.
+  const { plan, diagnostics, usage } = planWithState(loaded.workflow, planSettings(opts, overrides), opts.forcerun ?? [], diskFs);
   const all = [...loaded.diagnostics, ...diagnostics];
+  if (usage) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: all };
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
   if (plan === undefined) return addAiReview({ outcome: outcomeOf(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
   return addAiReview({

@@ -1,18 +1,17 @@
-// `oxo-flow run`: the same plan dry-run shows (planWorkflow, then the run state through
-// applyRunState), checked up front (preflight), then executed by the local executor.
+// `oxo-flow run`: the same plan dry-run shows (planWithState: files, times and the run state, decided
+// once), checked up front (preflight), then executed by the local or Slurm executor.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { parseMemory } from '../../workflow/load/memory.js';
-import { planWorkflow, type Plan } from '../../workflow/plan/index.js';
+import type { Plan } from '../../workflow/plan/index.js';
 import type { JobResult, RunEvent, RunReport } from '../../run/events.js';
-import { applyRunState, checkForcerun } from '../../run/freshness.js';
+import { planWithState } from '../../run/freshness.js';
 import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
 import { runLocal } from '../../run/run-local.js';
 import { runSlurm, slurmAvailable } from '../../run/slurm.js';
-import { StateStore } from '../../run/state.js';
 import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
 import { outcomeOf } from '../result.js';
@@ -42,16 +41,12 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const loaded = await loadChecked(arg, ctx, overrides);
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
   const workflow = loaded.workflow;
-  const settings = planSettings(opts, overrides);
-  const { plan, diagnostics } = planWorkflow(workflow, settings, diskFs);
+  // The same plan dry-run shows: files, times and the run state, decided once.
+  const { plan, diagnostics, usage, store } = planWithState(workflow, planSettings(opts, overrides), opts.forcerun ?? [], diskFs);
   const all = [...loaded.diagnostics, ...diagnostics];
   const emptyJson = { workflow: loaded.shown, jobs: [] };
+  if (usage) return { outcome: 'usage', json: emptyJson, diagnostics: all };
   if (plan === undefined) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
-
-  const badForcerun = checkForcerun(workflow, opts.forcerun ?? []);
-  if (badForcerun.length > 0) return { outcome: 'usage', json: emptyJson, diagnostics: [...all, ...badForcerun] };
-  const store = new StateStore(workflow.dir);
-  applyRunState(plan, store.records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
 
   const slurm = opts.executor === 'slurm';
   const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !slurm, env: ctx.env });
@@ -87,6 +82,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
       : await runLocal(checked.jobs, checked.preparations, {
           ...common,
           limits: { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb },
+          planJobs: plan.jobs,
           graceMs: killGraceMs(ctx.env),
         });
   } catch (err) {

@@ -19,6 +19,7 @@ export class PlannedJob implements JobSpec {
   declare environment?: Environment;
   declare detail?: string;
   declare timeLimitSeconds?: number;
+  declare targeted?: true;
   retries: number;
   tempOutputs: string[];
   protectedOutputs: string[];
