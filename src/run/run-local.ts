@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { RunEvent, JobResult, RunReport } from './events.js';
 import { runAttempt, type AttemptResult } from './local.js';
-import { existingOutputs, makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
+import { directoriesAtFileOutputs, existingOutputs, makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
 import type { PreparedJob } from './preflight.js';
 import { groupAlive, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
@@ -99,13 +99,15 @@ async function runJob(job: PreparedJob, options: LocalRunOptions): Promise<JobRe
     if (last.interrupted) break;
     if (last.code === 0 && !last.timedOut) {
       const missing = missingOutputs(spec.outputs, dir);
-      if (missing.length === 0) {
+      const folders = missing.length === 0 ? directoriesAtFileOutputs(spec.outputs, dir) : [];
+      if (folders.length > 0) message = `did not write file ${folders.join(', ')}: a directory is there (declare a directory output with a trailing /, e.g. ${folders[0]}/)`;
+      else if (missing.length === 0) {
         if (spec.protectedOutputs !== undefined) protect(spec.protectedOutputs, dir);
         const seconds = (Date.now() - started) / 1000;
         store.write({ ...record, status: 'done', endedAt: new Date().toISOString() });
         return { ...base, outcome: 'done', attempts: attempt, seconds };
       }
-      message = `exited 0 but did not write ${missing.join(', ')}`;
+      if (folders.length === 0) message = `exited 0 but did not write ${missing.join(', ')}`;
     } else if (last.spawnError !== undefined) {
       message = `could not start: ${last.spawnError}`;
     } else if (last.timedOut) {

@@ -61,6 +61,8 @@ export interface Resources {
   timeLimit?: string;
   /** `timeLimit` in seconds (E038 when it does not parse). */
   timeLimitSeconds?: number;
+  /** `memory_hard = true`: the memory is a minimum the job cannot do without, so a run never caps it. */
+  memoryHard?: boolean;
 }
 
 export interface Scatter {

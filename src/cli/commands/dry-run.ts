@@ -2,32 +2,30 @@
 import type { JobSpec, Plan } from '../../workflow/plan/index.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { planCommand, type PlanCommandOptions } from '../plan-command.js';
 import { planText, summaryLine } from '../plan-text.js';
-import { outcomeOf, type CommandResult } from '../result.js';
-import { planWithState } from '../../run/freshness.js';
+import type { CommandResult } from '../result.js';
 
-export interface DryRunOptions extends PlanOptions {
-  forcerun?: string[];
+export interface DryRunOptions extends PlanCommandOptions {
   ai?: boolean;
   skill?: string[];
 }
 
 export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<CommandResult> {
-  const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const loaded = await loadChecked(arg, ctx, overrides);
-  if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
-  // The same plan run executes: files, times and the run state, decided once.
-  const { plan, diagnostics, usage } = planWithState(loaded.workflow, planSettings(opts, overrides), opts.forcerun ?? [], diskFs);
-  const all = [...loaded.diagnostics, ...diagnostics];
-  if (usage) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: all };
+  // The same plan run executes, assembled the same way (plan-command.ts).
+  const planned = await planCommand(opts, ctx);
+  if (!planned.ok) {
+    const failed: CommandResult = { outcome: planned.outcome, json: { workflow: planned.shown, jobs: [] }, diagnostics: planned.diagnostics };
+    const loaded = planned.loaded;
+    return loaded === undefined || planned.outcome === 'usage' ? failed : addAiReview(failed, aiRequest('dry-run', opts, loaded.path, loaded.workflow), ctx);
+  }
+  const { plan, loaded, diagnostics } = planned;
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
-  if (plan === undefined) return addAiReview({ outcome: outcomeOf(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
   return addAiReview({
     outcome: 'ok',
     // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
     json: ctx.json ? planJson(plan, loaded.shown) : {},
-    diagnostics: all,
+    diagnostics,
     human: (style) => planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown }),
     quietHuman: (style) => summaryLine(plan, style),
   }, request, ctx);

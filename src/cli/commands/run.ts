@@ -1,52 +1,51 @@
 // `oxo-flow run`: the same plan dry-run shows (planWithState: files, times and the run state, decided
 // once), checked up front (preflight), then executed by the local or Slurm executor.
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { parseMemory } from '../../workflow/load/memory.js';
 import type { Plan } from '../../workflow/plan/index.js';
 import type { JobResult, RunEvent, RunReport } from '../../run/events.js';
-import { planWithState } from '../../run/freshness.js';
 import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
 import { runLocal } from '../../run/run-local.js';
 import { runSlurm, slurmAvailable } from '../../run/slurm.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
-import { outcomeOf } from '../result.js';
+import { planCommand, type PlanCommandOptions } from '../plan-command.js';
+import { isHabit, runHabit } from '../run-habits.js';
 import type { CommandResult } from '../result.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
 import { terminalSafe } from '../terminal-safe.js';
 
-export interface RunOptions extends PlanOptions {
+export interface RunOptions extends PlanCommandOptions {
   jobs?: string;
-  cores?: string;
-  memory?: string;
   keepGoing?: boolean;
-  forcerun?: string[];
   executor?: 'local' | 'slurm';
   partition?: string;
   account?: string;
+  /** -n: what dry-run shows. */
+  dryRun?: boolean;
+  touch?: boolean;
+  list?: boolean;
+  summary?: boolean;
 }
 
 /** Lines of a failed job's log shown in the summary. */
 const LOG_TAIL_LINES = 10;
 
 export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandResult> {
-  const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const limits = parseLimits(opts);
-  if ('diagnostics' in limits) return { outcome: 'usage', json: { workflow: arg ?? null, jobs: [] }, diagnostics: limits.diagnostics };
-  const loaded = await loadChecked(arg, ctx, overrides);
-  if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+  // -n, --list, --summary, --touch: Snakemake's habits, answered without running a job.
+  if (isHabit(opts)) return runHabit(opts, ctx);
+  const jobsLimit = parseJobs(opts.jobs);
+  if (Array.isArray(jobsLimit)) return { outcome: 'usage', json: { workflow: opts.workflow ?? null, jobs: [] }, diagnostics: jobsLimit };
+  // The same plan dry-run shows, assembled the same way (plan-command.ts).
+  const planned = await planCommand(opts, ctx);
+  if (!planned.ok) return { outcome: planned.outcome, json: { workflow: planned.shown, jobs: [] }, diagnostics: planned.diagnostics };
+  const { plan, loaded, store, settings } = planned;
   const workflow = loaded.workflow;
-  // The same plan dry-run shows: files, times and the run state, decided once.
-  const { plan, diagnostics, usage, store } = planWithState(workflow, planSettings(opts, overrides), opts.forcerun ?? [], diskFs);
-  const all = [...loaded.diagnostics, ...diagnostics];
+  const all = [...planned.diagnostics];
   const emptyJson = { workflow: loaded.shown, jobs: [] };
-  if (usage) return { outcome: 'usage', json: emptyJson, diagnostics: all };
-  if (plan === undefined) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
+  const limits = { jobs: jobsLimit ?? settings.cores, cores: settings.cores, memoryMb: settings.memoryMb };
 
   const slurm = opts.executor === 'slurm';
   const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !slurm, env: ctx.env });
@@ -196,29 +195,10 @@ function logTail(file: string, lines: number): string[] {
   }
 }
 
-interface Limits {
-  jobs: number;
-  cores: number;
-  memoryMb: number;
-}
-
-/** -j, --cores and --memory: by default the machine's cores and memory, and -j as many as cores. */
-function parseLimits(opts: RunOptions): Limits | { diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const whole = (flag: string, v: string | undefined, fallback: number) => {
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (Number.isSafeInteger(n) && n > 0) return n;
-    diagnostics.push(diagnostic('RUN008', `${flag} ${v}: expected a positive whole number`));
-    return fallback;
-  };
-  const cores = whole('--cores', opts.cores, availableParallelism());
-  const jobs = whole('-j', opts.jobs, cores);
-  let memoryMb = Math.floor(totalmem() / (1024 * 1024));
-  if (opts.memory !== undefined) {
-    const m = parseMemory(opts.memory);
-    if (m.ok) memoryMb = m.mb;
-    else diagnostics.push(diagnostic('RUN008', `--memory ${opts.memory}: ${m.message}`));
-  }
-  return diagnostics.length > 0 ? { diagnostics } : { jobs, cores, memoryMb };
+/** -j N: a positive whole number (default: as many as the cores). */
+function parseJobs(v: string | undefined): number | undefined | Diagnostic[] {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (Number.isSafeInteger(n) && n > 0) return n;
+  return [diagnostic('RUN008', `-j ${v}: expected a positive whole number`)];
 }

@@ -19,4 +19,9 @@ export const runCodes = {
   RUN024: { severity: 'error', title: 'the run was interrupted', hint: 'run the same command again to resume: finished jobs are not rerun', doc },
   RUN030: { severity: 'error', title: 'Slurm is not available', hint: 'install the Slurm client (sbatch, squeue, scancel) and check that `sinfo` answers, or run with the local executor', doc },
   RUN032: { severity: 'error', title: 'a Slurm job failed or was cancelled', hint: 'read the end of its log (shown below); fix the cause and run again', doc },
+  RUN015: { severity: 'info', title: 'a rule\'s threads were capped to the run\'s cores', hint: 'give the run more with `--cores N`, or set the rule\'s threads with `--set-threads RULE=N`', doc },
+  RUN016: { severity: 'info', title: 'a rule\'s memory was capped to the run\'s memory', hint: 'set `resources.memory_hard = true` on a rule that cannot do with less; then the run refuses it instead (RUN002)', doc },
+  RUN017: { severity: 'info', title: 'a rule runs without its environment (`--env auto`)', hint: 'install the environment\'s program to use it, or provide the tools on PATH', doc },
+  RUN018: { severity: 'error', title: 'bad value for --env, --set-threads or --set-resources', hint: 'write --env declared|auto|none, --set-threads RULE=N, --set-resources RULE:mem=8G (or mem_mb=8192, time_limit=2h)', exit: 'usage', doc },
+  RUN019: { severity: 'error', title: '--touch found an output missing', hint: 'a missing output cannot be marked up to date: run the job (or create the file yourself)', doc },
 } as const satisfies Record<string, CodeInfo>;

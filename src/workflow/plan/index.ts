@@ -3,3 +3,4 @@ export type { JobReason, JobSpec, JobStatus, Plan, PlanFs, PlanRecord, PlanSetti
 export { JOB_REASONS, RUN_REASONS, SKIP_REASONS } from './types.js';
 export { jobHash } from './job-hash.js';
 export { tempOutputs, type TempOutputs } from './temp-outputs.js';
+export type { EnvironmentChoice, ResourceSettings } from './resources.js';

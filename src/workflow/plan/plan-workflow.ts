@@ -11,6 +11,7 @@ import { locate } from '../expand/dimensions.js';
 import type { Dag } from '../dag/build-dag.js';
 import { resolveTargets, upstreamClosure } from '../dag/targets.js';
 import { PlannedJob } from './planned-job.js';
+import { adjustRules } from './resources.js';
 import { decideStatuses } from './status.js';
 import { zeroByReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
 
@@ -21,8 +22,11 @@ export interface PlanResult {
 
 const NO_TARGETS: ReadonlySet<number> = new Set();
 
-export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: PlanFs): PlanResult {
+export function planWorkflow(declared: Workflow, settings: PlanSettings, fs: PlanFs): PlanResult {
   const diagnostics: Diagnostic[] = [];
+  // The run's caps, --set-threads/--set-resources and --env change rules before anything renders.
+  const adjusted = adjustRules(declared, settings.resources, settings.environments);
+  const workflow = adjusted.workflow;
   const whenByRule = parseConditions(workflow, diagnostics);
   const result = expandWorkflow(workflow, {
     ...(settings.overrides !== undefined ? { overrides: settings.overrides } : {}),
@@ -46,6 +50,11 @@ export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: Pla
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
   const statuses = decideStatuses({ jobs, dag, keep, targets, whenFalse, fs, resolve: resolved, ...(settings.state !== undefined ? { state: settings.state } : {}) });
   const specs = toSpecs(workflow, jobs, dag, keep, targets, statuses);
+  // Notices about changed rules, for the rules that have a job to run (an up-to-date rule is untouched).
+  if (adjusted.diagnostics.length > 0) {
+    const running = new Set(specs.filter((j) => j.status === 'run').map((j) => j.rule));
+    diagnostics.push(...adjusted.diagnostics.filter((d) => d.rule === undefined || running.has(d.rule)));
+  }
   return { plan: summarise(workflow, specs, settings.cpus, samples.origin, samples.members.length), diagnostics };
 }
 

@@ -1,6 +1,7 @@
 // The plan: data that dry-run renders and run executes, so an executor needs only a JobSpec. A job's
 // command and dependsOn are computed on first read (planned-job.ts); everything else is plain data.
 import type { Environment } from '../model.js';
+import type { EnvironmentChoice, ResourceSettings } from './resources.js';
 
 export interface PlanSettings {
   /** `KEY=VALUE` config overrides as typed on the command line. */
@@ -13,6 +14,10 @@ export interface PlanSettings {
   cpus?: number;
   /** The run state: unfinished jobs, changed commands and `--forcerun` decide here too. */
   state?: PlanState;
+  /** Caps and `--set-threads` / `--set-resources` (resources.ts). */
+  resources?: ResourceSettings;
+  /** Which declared environments the jobs use (`--env`); default: all of them. */
+  environments?: EnvironmentChoice;
 }
 
 /** The file system as the planner sees it: paths are absolute. */
