@@ -85,15 +85,17 @@ async function touch(opts: RunOptions, ctx: CliContext): Promise<CommandResult> 
   const failed = new Set<string>();
   for (const job of plan.jobs) {
     if (job.status !== 'run') continue;
-    const missing = job.outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) === undefined);
+    // A temp output that is gone needs no marking: its readers decide (as Snakemake's touch does).
+    const missing = job.outputs.filter((o) => !job.tempOutputs.includes(o) && statSync(path.resolve(dir, o), { throwIfNoEntry: false }) === undefined);
     const upstreamFailed = job.dependsOn.some((d) => failed.has(d));
     if (missing.length > 0 || upstreamFailed) {
       failed.add(job.id);
       if (missing.length > 0) diagnostics.push(diagnostic('RUN019', `--touch: ${job.id} has no ${missing.join(', ')} to mark up to date; run it instead`, { rule: job.rule }));
       continue;
     }
-    for (const o of job.outputs) utimesSync(path.resolve(dir, o), now, now);
-    touched.push(...job.outputs);
+    const present = job.outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) !== undefined);
+    for (const o of present) utimesSync(path.resolve(dir, o), now, now);
+    touched.push(...present);
     jobs.push(job.id);
     recordDone(job, store, now);
   }
