@@ -19,13 +19,16 @@ export interface Positionals {
   targets: string[];
 }
 
+const OVERRIDE = /^[^=/[\]\s-][^=/[\]\s]*=/;
+
 /** `workflow`: commander's first positional; `rest`: the others. */
 export function splitPositionals(workflow: string | undefined, rest: readonly string[], cwd: string): Positionals {
   const out: Positionals = { overrides: [], targets: [] };
   for (const word of workflow === undefined ? rest : [workflow, ...rest]) {
     const stats = statSync(path.resolve(cwd, word), { throwIfNoEntry: false });
     if (out.workflow === undefined && (word.endsWith('.oxoflow') || stats?.isDirectory() === true)) out.workflow = word;
-    else if (word.includes('=') && stats === undefined && !word.startsWith('-')) out.overrides.push(word);
+    // A config key holds no `/` or brackets: `align[sample=S1]` (a job id) and `out/a=b.txt` are targets.
+    else if (OVERRIDE.test(word) && stats === undefined) out.overrides.push(word);
     else out.targets.push(word);
   }
   return out;

@@ -62,6 +62,10 @@ describe('Snakemake habits', () => {
     // The log of make is collect's input; threads 3 were capped to the 2 cores.
     expect(readFileSync(path.join(dir, 'results/summary.txt'), 'utf8')).toBe('yo 2\nmade\n');
     expect((r.json.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['RUN015']);
+    // A job id is a target too, although it has a `=`.
+    const byId = runCliJson(['dry-run', 'make', 'collect[x=1]'], { cwd: dir });
+    expect(JSON.stringify(byId.json.diagnostics)).toContain('CLI013');
+    expect(JSON.stringify(byId.json.diagnostics)).toContain('collect[x=1]');
     const unknown = runCliJson(['run', 'colect'], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(JSON.stringify(unknown.json.diagnostics)).toContain('CLI013');
