@@ -62,6 +62,9 @@ describe('Snakemake habits', () => {
     // The log of make is collect's input; threads 3 were capped to the 2 cores.
     expect(readFileSync(path.join(dir, 'results/summary.txt'), 'utf8')).toBe('yo 2\nmade\n');
     expect((r.json.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['RUN015']);
+    // On a machine with more cores, the jobs are still up to date (as in Snakemake, threads are no rerun trigger).
+    const wider = runCliJson(['dry-run', 'collect', 'word=yo', '--cores', '4'], { cwd: dir });
+    expect(ids(wider.json, 'jobs').filter((j) => j.status === 'run')).toEqual([]);
     // A job id is a target too, although it has a `=`.
     const byId = runCliJson(['dry-run', 'make', 'collect[x=1]'], { cwd: dir });
     expect(JSON.stringify(byId.json.diagnostics)).toContain('CLI013');

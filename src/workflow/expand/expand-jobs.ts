@@ -30,6 +30,11 @@ export interface ExpandedJob {
   readonly command: string;
   /** The command as shown: `sensitive = true` config values read `***`. */
   readonly shownCommand: string;
+  /**
+   * The command with the rule's declared threads and memory, whatever a run capped or set them to:
+   * what the run state compares, so a smaller machine or --set-threads is no reason to rerun.
+   */
+  readonly stateCommand: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
@@ -146,6 +151,13 @@ class Job implements ExpandedJob {
     const masked = this.#source.masked;
     if (masked === undefined) return this.command;
     return hideSecrets(renderCommand(this, this.#source, masked.config), masked.secrets);
+  }
+
+  get stateCommand(): string {
+    const declared = this.rule.declared;
+    if (declared === undefined) return this.command;
+    const s = this.#source;
+    return renderCommand(this, { ...s, threads: declared.threads, memory: declared.memory }, s.config);
   }
 }
 

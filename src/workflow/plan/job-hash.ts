@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 import type { JobSpec } from './types.js';
 
-export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'>): string {
+// The command is taken with the rule's declared threads and memory (stateCommand), so a run capped to
+// a smaller machine, or given --set-threads, is not a changed command, as in Snakemake.
+export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'> & { stateCommand?: string }): string {
   const env = job.environment === undefined ? null : [job.environment.kind, job.environment.spec];
-  return createHash('sha256').update(JSON.stringify([job.command, env, job.outputs])).digest('hex').slice(0, 32);
+  return createHash('sha256').update(JSON.stringify([job.stateCommand ?? job.command, env, job.outputs])).digest('hex').slice(0, 32);
 }

@@ -62,6 +62,10 @@ export class PlannedJob implements JobSpec {
     return this.#job.shownCommand;
   }
 
+  get stateCommand(): string {
+    return this.#job.stateCommand;
+  }
+
   get dependsOn(): string[] {
     return (this.#dependsOn ??= this.#deps.map((d) => this.#jobs[d]!.id));
   }
@@ -71,6 +75,6 @@ export class PlannedJob implements JobSpec {
    * serialised may be shown or logged, so it carries the masked command in both fields.
    */
   toJSON(): JobSpec {
-    return { ...this, command: this.shownCommand, shownCommand: this.shownCommand, dependsOn: this.dependsOn };
+    return { ...this, command: this.shownCommand, shownCommand: this.shownCommand, stateCommand: this.shownCommand, dependsOn: this.dependsOn };
   }
 }

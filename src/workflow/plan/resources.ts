@@ -46,13 +46,23 @@ export function adjustRules(workflow: Workflow, resources: ResourceSettings | un
 function adjustRule(workflow: Workflow, rule: Rule, r: ResourceSettings, envChoice: EnvironmentChoice, diagnostics: Diagnostic[]): Rule {
   let out = rule;
   const edit = (): Rule => (out === rule ? (out = { ...rule, resources: { ...rule.resources } }) : out);
+  // What {threads} and {memory} read as declared (the same fallbacks as the expansion's).
+  const declared = {
+    threads: rule.threads ?? workflow.defaults.threads ?? 1,
+    memory: rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText),
+  };
+  const touchResources = (): Rule => {
+    const e = edit();
+    e.declared ??= declared;
+    return e;
+  };
   const where = (key: string) => ({ ...locate(workflow, rule, key), rule: rule.name });
 
   const setThreads = r.threads?.get(rule.name);
-  if (setThreads !== undefined) edit().threads = setThreads;
+  if (setThreads !== undefined) touchResources().threads = setThreads;
   const threads = out.threads ?? workflow.defaults.threads ?? 1;
   if (r.cores !== undefined && threads > r.cores) {
-    edit().threads = r.cores;
+    touchResources().threads = r.cores;
     diagnostics.push(
       diagnostic('RUN015', `rule ${rule.name} asks for ${threads} threads; this run has ${r.cores} cores, so its jobs get ${r.cores} (and {threads} reads ${r.cores})`, where('threads')),
     );
@@ -60,13 +70,13 @@ function adjustRule(workflow: Workflow, rule: Rule, r: ResourceSettings, envChoi
 
   const setMemory = r.memory?.get(rule.name);
   if (setMemory !== undefined) {
-    edit().memoryMb = setMemory.mb;
+    touchResources().memoryMb = setMemory.mb;
     out.memoryText = setMemory.text;
   }
   const memoryMb = out.memoryMb ?? workflow.defaults.memoryMb;
   if (r.memoryMb !== undefined && memoryMb !== undefined && memoryMb > r.memoryMb && rule.resources.memoryHard !== true) {
     const was = out.memoryText ?? workflow.defaults.memoryText ?? `${memoryMb}M`;
-    edit().memoryMb = r.memoryMb;
+    touchResources().memoryMb = r.memoryMb;
     out.memoryText = `${r.memoryMb}M`;
     diagnostics.push(
       diagnostic('RUN016', `rule ${rule.name} asks for ${was} of memory; this run has ${r.memoryMb}M, so its jobs get ${r.memoryMb}M (set resources.memory_hard = true if the job cannot do with less)`, where('memory')),

@@ -89,6 +89,8 @@ export interface JobSpec {
   readonly command: string;
   /** The command as every display and log shows it: sensitive config values read `***`. */
   readonly shownCommand: string;
+  /** The command with the declared threads and memory: what the run state's hash is taken of. */
+  readonly stateCommand?: string;
   inputs: string[];
   outputs: string[];
   log?: string;

@@ -78,6 +78,21 @@ describe('run settings in the plan', () => {
     expect([set.plan!.jobs[0]!.threads, set.plan!.jobs[0]!.memory]).toEqual([4, '2G']);
   });
 
+  it('capping and --set-threads are no changed command: the state compares the declared threads and memory', () => {
+    const dir = tempDir();
+    touch(dir, 'o.txt', 10);
+    const capped = planWorkflow(makeWorkflow({ rules: heavy, dir }), { resources: { cores: 2, memoryMb: 1024 } }, diskFs).plan!;
+    const records = done(capped.jobs);
+    const wide = planWorkflow(makeWorkflow({ rules: heavy, dir }), { resources: { cores: 64 }, state: { records } }, diskFs).plan!;
+    expect(statusOf(wide.jobs)).toEqual({ big: 'skip: up to date' });
+    const set = planWorkflow(makeWorkflow({ rules: heavy, dir }), { resources: { cores: 64, threads: new Map([['big', 3]]) }, state: { records } }, diskFs).plan!;
+    expect(statusOf(set.jobs)).toEqual({ big: 'skip: up to date' });
+    expect(set.jobs[0]!.command).toBe('echo 3 8G > o.txt');
+    // A changed command is still one.
+    const changed = planWorkflow(makeWorkflow({ rules: [{ ...heavy[0]!, shell: 'echo {threads} > {output}' }], dir }), { resources: { cores: 2 }, state: { records } }, diskFs).plan!;
+    expect(statusOf(changed.jobs)).toEqual({ big: 'run: command changed' });
+  });
+
   it('--env none drops every environment, the default one included; auto asks per rule', () => {
     const dir = tempDir();
     const envRules: RuleInput[] = [
