@@ -184,23 +184,25 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/run.js',
     description: 'run the jobs dry-run lists, in dependency order, and record their state',
     define: (c) =>
-      resourceFlags(c)
-        .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
-        .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
-        .option('-n, --dry-run', 'show what would run and run nothing (as `oxo-flow dry-run`)')
-        .option('--touch', 'mark the outputs of the jobs that would run as up to date, without running them')
-        .option('--list', 'list the rules of the workflow')
-        .option('--summary', 'list every output with its status, rule and date')
-        .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
-        .option('--cores <n>', "cores the jobs' threads may use together; threads above it are capped (default: this machine's)")
-        .option('--memory <size>', "memory the jobs may use together, e.g. 16G; memory above it is capped unless memory_hard (default: this machine's)")
-        .option('-k, --keep-going', 'keep running independent jobs after a job fails')
-        .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
-        .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
-        .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
-        .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
-        .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
-        .option('--account <account>', 'Slurm account (with --executor slurm)'),
+      resourceFlags(
+        c
+          .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
+          .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
+          .option('-n, --dry-run', 'show what would run and run nothing (as `oxo-flow dry-run`)')
+          .option('--touch', 'mark the outputs of the jobs that would run as up to date, without running them')
+          .option('--list', 'list the rules of the workflow')
+          .option('--summary', 'list every output with its status, rule and date')
+          .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
+          .option('--cores <n>', "cores the jobs' threads may use together; threads above it are capped (default: this machine's)")
+          .option('--memory <size>', "memory the jobs may use together, e.g. 16G; memory above it is capped unless memory_hard (default: this machine's)")
+          .option('-k, --keep-going', 'keep running independent jobs after a job fails')
+          .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
+          .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+          .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
+          .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
+          .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
+          .option('--account <account>', 'Slurm account (with --executor slurm)'),
+      ),
     options: planOptions,
     load: async () => (await import('./commands/run.js')).run,
   }),
