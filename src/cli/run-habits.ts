@@ -94,7 +94,12 @@ async function touch(opts: RunOptions, ctx: CliContext): Promise<CommandResult> 
       continue;
     }
     const present = job.outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) !== undefined);
-    for (const o of present) utimesSync(path.resolve(dir, o), now, now);
+    const refused = touchAll(present, dir, now);
+    if (refused !== undefined) {
+      failed.add(job.id);
+      diagnostics.push(diagnostic('RUN019', `--touch: cannot mark ${refused.path} of ${job.id} up to date: ${refused.why}`, { rule: job.rule, hint: 'check that you own the file (a protected output stays yours) and that its folder is writable' }));
+      continue;
+    }
     touched.push(...present);
     jobs.push(job.id);
     recordDone(job, store, now);
@@ -106,6 +111,18 @@ async function touch(opts: RunOptions, ctx: CliContext): Promise<CommandResult> 
     diagnostics,
     human: () => (jobs.length === 0 && failed.size === 0 ? 'Nothing to touch: every job is up to date.' : `Touched ${touched.length} output${touched.length === 1 ? '' : 's'} of ${jobs.length} job${jobs.length === 1 ? '' : 's'}: they are up to date now.`),
   };
+}
+
+/** Set every file's times to `at`; the first file that refuses, with why. */
+function touchAll(files: readonly string[], dir: string, at: Date): { path: string; why: string } | undefined {
+  for (const f of files) {
+    try {
+      utimesSync(path.resolve(dir, f), at, at);
+    } catch (err) {
+      return { path: f, why: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+    }
+  }
+  return undefined;
 }
 
 /** The job is done as it stands: its next plan compares its command with this record. */

@@ -23,5 +23,5 @@ export const runCodes = {
   RUN016: { severity: 'info', title: 'a rule\'s memory was capped to the run\'s memory', hint: 'set `resources.memory_hard = true` on a rule that cannot do with less; then the run refuses it instead (RUN002)', doc },
   RUN017: { severity: 'info', title: 'a rule runs without its environment (`--env auto`)', hint: 'install the environment\'s program to use it, or provide the tools on PATH', doc },
   RUN018: { severity: 'error', title: 'bad value for --env, --set-threads or --set-resources', hint: 'write --env declared|auto|none, --set-threads RULE=N, --set-resources RULE:mem=8G (or mem_mb=8192, time_limit=2h)', exit: 'usage', doc },
-  RUN019: { severity: 'error', title: '--touch found an output missing', hint: 'a missing output cannot be marked up to date: run the job (or create the file yourself)', doc },
+  RUN019: { severity: 'error', title: '--touch could not mark an output up to date (missing, or its times cannot be set)', hint: 'a missing output cannot be marked up to date: run the job (or create the file yourself)', doc },
 } as const satisfies Record<string, CodeInfo>;
