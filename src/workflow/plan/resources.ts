@@ -4,7 +4,6 @@
 // says it is a hard minimum, and environments switched off (`--env none`) or used only where their
 // program is installed (`--env auto`). Each change is one notice per rule.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { locate } from '../expand/dimensions.js';
 import type { Environment, Rule, Workflow } from '../model.js';
 
 export interface ResourceSettings {
@@ -56,7 +55,16 @@ function adjustRule(workflow: Workflow, rule: Rule, r: ResourceSettings, envChoi
     e.declared ??= declared;
     return e;
   };
-  const where = (key: string) => ({ ...locate(workflow, rule, key), rule: rule.name });
+  // The key as written: at rule level (`threads = 8`), else in its resources (`resources = {…}`).
+  // locate falls back to the nearest written ancestor, so a rule-level answer equal to the rule's
+  // own position means the key is not at rule level.
+  const where = (key: string) => {
+    const at = (p: (string | number)[]) => workflow.positions.locate(['rules', rule.index, ...p]);
+    const own = at([]);
+    const direct = at([key]);
+    const pos = direct !== undefined && (own === undefined || direct.line !== own.line || direct.column !== own.column) ? direct : at(['resources', key]);
+    return pos === undefined ? { file: workflow.file, rule: rule.name } : { file: workflow.file, line: pos.line, column: pos.column, rule: rule.name };
+  };
 
   const setThreads = r.threads?.get(rule.name);
   if (setThreads !== undefined) touchResources().threads = setThreads;
