@@ -92,6 +92,7 @@ function aiFlags(cmd: Command): Command {
 /** What dry-run and run share about the run's resources (src/cli/run-args.ts reads them). */
 function resourceFlags(cmd: Command): Command {
   return cmd
+    .option('--omit-from <target>', 'leave out this rule, job or output and everything after it (repeatable)', collect, [] as string[])
     .option('--set-threads <rule=n>', "set a rule's threads for this run, e.g. align=4 (repeatable)", collect, [] as string[])
     .option('--set-resources <rule:key=value>', "set a rule's mem, mem_mb or time_limit for this run, e.g. align:mem=8G (repeatable)", collect, [] as string[])
     .addOption(new Option('--env <mode>', 'declared environments: use them (declared), only where their program is installed (auto), or not at all (none)').choices(['declared', 'auto', 'none']));
@@ -119,6 +120,7 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       executor: str(raw.flags.executor) as RunOptions['executor'],
       partition: str(raw.flags.partition),
       account: str(raw.flags.account),
+      omitFrom: nonEmpty(raw.flags.omitFrom),
       setThreads: nonEmpty(raw.flags.setThreads),
       setResources: nonEmpty(raw.flags.setResources),
       env: str(raw.flags.env),

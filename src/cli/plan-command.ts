@@ -14,6 +14,7 @@ import { environmentChoice, type ResourceFlags, type RunSettings, runSettings, s
 
 export interface PlanCommandOptions extends PlanOptions, ResourceFlags {
   forcerun?: string[];
+  omitFrom?: string[];
   /** `local` (the default) caps threads and memory to the machine; a cluster executor does not. */
   executor?: string;
 }
@@ -34,7 +35,7 @@ export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Pr
   const base = planSettings({ ...opts, target: [...(opts.target ?? []), ...words.targets] }, words.overrides);
   const planned = planWithState(
     workflow,
-    { ...base, resources: settings.resources, environments: environmentChoice(settings.env, workflow.dir, ctx.env) },
+    { ...base, ...(opts.omitFrom !== undefined ? { omitFrom: opts.omitFrom } : {}), resources: settings.resources, environments: environmentChoice(settings.env, workflow.dir, ctx.env) },
     opts.forcerun ?? [],
     diskFs,
   );

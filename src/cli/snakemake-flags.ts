@@ -6,7 +6,6 @@ const SPELLINGS: Record<string, string> = {
   '--cores': '`oxo-flow run --cores N` (dry-run takes it too)',
   '--max-threads': '`--cores N`: threads above it are capped',
   '--until': '`-t RULE` (or `oxo-flow run RULE`): that rule and what it needs',
-  '--omit-from': '`-t TARGET` for the outputs you want; nothing downstream of a target runs',
   '--report': '`oxo-flow report` (a command of its own)',
   '-p': '`oxo-flow dry-run` (it prints every job\'s command); jobs\' commands are also in their logs',
   '--printshellcmds': '`oxo-flow dry-run` (it prints every job\'s command); jobs\' commands are also in their logs',

@@ -82,6 +82,13 @@ const CASES: Case[] = [
     expected: { 'levelone.txt': '', 'leveltwo_first.txt': '', 'leveltwo_second.txt': '', 'test1.second': '', 'test2.second': '' },
     absent: ['levelthree.txt', 'independent.txt', 'test1.final', 'test2.final'],
   },
+  {
+    dir: 'test_omitfrom',
+    snakemake: 'test_omitfrom (--omit-from leveltwo_first leveltwo_second.txt second_wildcard)',
+    steps: [{ args: ['--omit-from', 'leveltwo_first', '--omit-from', 'leveltwo_second.txt', '--omit-from', 'second_wildcard'], code: 0 }],
+    expected: { 'independent.txt': '', 'levelone.txt': '', 'test1.first': '', 'test2.first': '' },
+    absent: ['leveltwo_first.txt', 'leveltwo_second.txt', 'levelthree.txt', 'test1.second', 'test1.final', 'test2.final'],
+  },
   { dir: 'test_params', snakemake: 'test_params', expected: { 'somedir/test.out': '' } },
   { dir: 'test_log_input', snakemake: 'test_log_input', expected: { 'test.a.txt': 'a\n' } },
   { dir: 'test_threads', snakemake: 'test_threads (cores=20)', steps: [{ args: ['--cores', '20'], code: 0 }], expected: { 'test.out': '20\n' } },

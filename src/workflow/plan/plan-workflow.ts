@@ -9,7 +9,7 @@ import type { ExpandedJob } from '../expand/expand-jobs.js';
 import { expandWorkflow } from '../expand/expand-workflow.js';
 import { locate } from '../expand/dimensions.js';
 import type { Dag } from '../dag/build-dag.js';
-import { resolveTargets, upstreamClosure } from '../dag/targets.js';
+import { downstreamClosure, resolveTargets, upstreamClosure } from '../dag/targets.js';
 import { PlannedJob } from './planned-job.js';
 import { adjustRules } from './resources.js';
 import { decideStatuses } from './status.js';
@@ -44,6 +44,14 @@ export function planWorkflow(declared: Workflow, settings: PlanSettings, fs: Pla
     if (hasErrors(t.diagnostics)) return { diagnostics: [...diagnostics, ...t.diagnostics] };
     keep = upstreamClosure(dag, t.selected);
     targets = new Set(t.selected);
+  }
+  if (settings.omitFrom !== undefined && settings.omitFrom.length > 0) {
+    const o = resolveTargets(jobs, dag, settings.omitFrom, workflow.rules.map((r) => r.name));
+    if (hasErrors(o.diagnostics)) return { diagnostics: [...diagnostics, ...o.diagnostics] };
+    const omitted = downstreamClosure(dag, o.selected);
+    const kept = keep ?? new Uint8Array(jobs.length).fill(1);
+    for (let i = 0; i < kept.length; i++) if (omitted[i]) kept[i] = 0;
+    keep = kept;
   }
 
   const resolved = resolverFor(workflow.dir);

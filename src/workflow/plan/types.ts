@@ -10,6 +10,8 @@ export interface PlanSettings {
   samples?: readonly string[];
   /** `-t`: rule names, job ids or output paths; empty means every job. */
   targets?: readonly string[];
+  /** `--omit-from`: rule names, job ids or output paths left out, with everything downstream of them. */
+  omitFrom?: readonly string[];
   /** CPUs available, for the suggested `-j`. */
   cpus?: number;
   /** The run state: unfinished jobs, changed commands and `--forcerun` decide here too. */
