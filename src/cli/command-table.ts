@@ -18,6 +18,7 @@ import type { InitOptions } from './commands/init.js';
 import type { LintOptions } from './commands/lint.js';
 import type { RunOptions } from './commands/run.js';
 import type { TemplateOptions } from './commands/template.js';
+import type { UnlockOptions } from './commands/unlock.js';
 import type { ValidateOptions } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import type { CommandResult } from './result.js';
@@ -130,6 +131,9 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       touch: flag(raw.flags.touch),
       list: flag(raw.flags.list),
       summary: flag(raw.flags.summary),
+      profile: str(raw.flags.profile),
+      pollInterval: str(raw.flags.pollInterval),
+      lockTimeout: str(raw.flags.lockTimeout),
     }),
   );
 }
@@ -203,9 +207,12 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
           .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
           .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
           .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
-          .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
+          .addOption(new Option('--executor <executor>', 'where jobs run (default: the profile\'s, else local)').choices(['local', 'slurm', 'sge']))
           .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
-          .option('--account <account>', 'Slurm account (with --executor slurm)'),
+          .option('--account <account>', 'Slurm account (with --executor slurm)')
+          .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)')
+          .option('--poll-interval <duration>', 'how often squeue/qstat is asked, e.g. 60s (default: 30s)')
+          .option('--lock-timeout <duration>', "take over another host's project lock after this long, e.g. 12h"),
       ),
     options: planOptions,
     load: async () => (await import('./commands/run.js')).run,
@@ -250,6 +257,15 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
         }),
       ),
     load: async () => (await import('./commands/template.js')).template,
+  }),
+  entry<UnlockOptions>({
+    path: ['unlock'],
+    bundle: 'more',
+    module: 'cli/commands/unlock.js',
+    description: 'remove the project lock a run left behind',
+    define: (c) => c.argument('[workflow]', 'the .oxoflow file (or its directory)').option('--force', 'remove it even if its run seems to be alive on this host'),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), force: flag(r.flags.force) })),
+    load: async () => (await import('./commands/unlock.js')).unlock,
   }),
   entry<InitOptions>({
     path: ['init'],

@@ -91,6 +91,8 @@ describe('oxo-flow dry-run', () => {
       outputs: ['qc/S1.html'],
       log: null,
       command: 'fastqc trimmed/S1.fq -o qc/',
+      script: 'fastqc "${OXO_INPUT_0}" -o qc/',
+      env: { OXO_INPUT_0: 'trimmed/S1.fq' },
       retries: 0,
       time_limit_seconds: null,
       temp_outputs: [],
