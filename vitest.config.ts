@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * (a fresh clone, CI). The files that run real tools, Slurm and the built CLI are the long ones; they
  * go first so that two workers finish together instead of one waiting on a late 20-second file.
  */
-const SLOW_FIRST = [/\/test\/run\//, /\/test\/cli\/(safe-values|ai-call|ai-review-provider|ai-lookup)\.test\.ts$/, /\/test\/ai\/mcp\/conformance\.test\.ts$/];
+const SLOW_FIRST = [/\/test\/run\//, /\/test\/snakemake\//, /\/test\/cli\/(safe-values|ai-call|ai-review-provider|ai-lookup|templates-run)\.test\.ts$/, /\/test\/ai\/mcp\/conformance\.test\.ts$/];
 
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -65,6 +65,8 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is st
 const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 /** A repeatable flag that only some commands sharing a reader define: absent stays absent. */
 const someList = (v: unknown): string[] | undefined => (v === undefined ? undefined : list(v));
+/** A repeatable flag that is left out of the options when it was not given. */
+const nonEmpty = (v: unknown): string[] | undefined => (list(v).length > 0 ? list(v) : undefined);
 const ok = <O>(options: O): Parsed<O> => ({ ok: true, options });
 /** `{ key: value }` without the keys whose value is undefined (options use optional properties). */
 function defined<T extends Record<string, unknown>>(o: T): T {
@@ -90,6 +92,14 @@ function aiFlags(cmd: Command): Command {
     .option('--no-ai', 'turn off AI even when the workflow enables it')
     .option('--skill <name>', 'activate a skill for this command (repeatable)', collect, [] as string[]);
 }
+/** What dry-run and run share about the run's resources (src/cli/run-args.ts reads them). */
+function resourceFlags(cmd: Command): Command {
+  return cmd
+    .option('--omit-from <target>', 'leave out this rule, job or output and everything after it (repeatable)', collect, [] as string[])
+    .option('--set-threads <rule=n>', "set a rule's threads for this run, e.g. align=4 (repeatable)", collect, [] as string[])
+    .option('--set-resources <rule:key=value>', "set a rule's mem, mem_mb or time_limit for this run, e.g. align:mem=8G (repeatable)", collect, [] as string[])
+    .addOption(new Option('--env <mode>', 'declared environments: use them (declared), only where their program is installed (auto), or not at all (none)').choices(['declared', 'auto', 'none']));
+}
 const projectFlag = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
 
 function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOptions> {
@@ -113,6 +123,14 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       executor: str(raw.flags.executor) as RunOptions['executor'],
       partition: str(raw.flags.partition),
       account: str(raw.flags.account),
+      omitFrom: nonEmpty(raw.flags.omitFrom),
+      setThreads: nonEmpty(raw.flags.setThreads),
+      setResources: nonEmpty(raw.flags.setResources),
+      env: str(raw.flags.env),
+      dryRun: flag(raw.flags.dryRun),
+      touch: flag(raw.flags.touch),
+      list: flag(raw.flags.list),
+      summary: flag(raw.flags.summary),
       profile: str(raw.flags.profile),
       pollInterval: str(raw.flags.pollInterval),
       lockTimeout: str(raw.flags.lockTimeout),
@@ -151,12 +169,17 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'show the jobs a run would execute, with their status and commands',
     define: (c) =>
       aiFlags(
-        c
-          .argument('[workflow]', 'the .oxoflow file')
-          .argument('[overrides...]', 'config overrides KEY=VALUE')
-          .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
-          .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
-          .option('--forcerun <rule>', 'plan every job of this rule (and what follows) to run again (repeatable)', collect, [] as string[]),
+        resourceFlags(
+          c
+            .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
+            .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
+            .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
+            .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+            .option('--forcerun <rule>', 'plan every job of this rule (and what follows) to run again (repeatable)', collect, [] as string[])
+            .option('--cores <n>', "cores the run would have: threads above it are capped (default: this machine's)")
+            .option('--memory <size>', "memory the run would have, e.g. 16G (default: this machine's)")
+            .option('--executor <executor>', 'plan as this executor runs (local caps threads and memory to the machine; a cluster does not)'),
+        ),
       ),
     options: planOptions,
     load: async () => (await import('./commands/dry-run.js')).dryRun,
@@ -169,22 +192,28 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/run.js',
     description: 'run the jobs dry-run lists, in dependency order, and record their state',
     define: (c) =>
-      c
-        .argument('[workflow]', 'the .oxoflow file')
-        .argument('[overrides...]', 'config overrides KEY=VALUE')
-        .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
-        .option('--cores <n>', "cores the jobs' threads may use together (default: this machine's)")
-        .option('--memory <size>', "memory the jobs may use together, e.g. 16G (default: this machine's)")
-        .option('-k, --keep-going', 'keep running independent jobs after a job fails')
-        .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
-        .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
-        .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
-        .addOption(new Option('--executor <executor>', 'where jobs run (default: the profile\'s, else local)').choices(['local', 'slurm', 'sge']))
-        .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
-        .option('--account <account>', 'Slurm account (with --executor slurm)')
-        .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)')
-        .option('--poll-interval <duration>', 'how often squeue/qstat is asked, e.g. 60s (default: 30s)')
-        .option('--lock-timeout <duration>', "take over another host's project lock after this long, e.g. 12h"),
+      resourceFlags(
+        c
+          .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
+          .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
+          .option('-n, --dry-run', 'show what would run and run nothing (as `oxo-flow dry-run`)')
+          .option('--touch', 'mark the outputs of the jobs that would run as up to date, without running them')
+          .option('--list', 'list the rules of the workflow')
+          .option('--summary', 'list every output with its status, rule and date')
+          .option('-j, --jobs <n>', 'run at most N jobs at a time (default: the cores)')
+          .option('--cores <n>', "cores the jobs' threads may use together; threads above it are capped (default: this machine's)")
+          .option('--memory <size>', "memory the jobs may use together, e.g. 16G; memory above it is capped unless memory_hard (default: this machine's)")
+          .option('-k, --keep-going', 'keep running independent jobs after a job fails')
+          .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
+          .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
+          .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
+          .addOption(new Option('--executor <executor>', 'where jobs run (default: the profile\'s, else local)').choices(['local', 'slurm', 'sge']))
+          .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
+          .option('--account <account>', 'Slurm account (with --executor slurm)')
+          .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)')
+          .option('--poll-interval <duration>', 'how often squeue/qstat is asked, e.g. 60s (default: 30s)')
+          .option('--lock-timeout <duration>', "take over another host's project lock after this long, e.g. 12h"),
+      ),
     options: planOptions,
     load: async () => (await import('./commands/run.js')).run,
   }),

@@ -17,6 +17,7 @@ import { exitCodeFor, failure, outcomeOf, type CommandResult } from './result.js
 import { nearestName } from '../diagnostics/nearest-name.js';
 import { fdSink, isTerminal, type TextSink } from './std-streams.js';
 import { makeStyle } from './style.js';
+import { snakemakeSpelling } from './snakemake-flags.js';
 
 interface GlobalFlags {
   json?: boolean;
@@ -256,9 +257,12 @@ async function parseAndRun(argv: string[], version: string, io: Io, facts: Proce
   // Not a command name after all (a typo, `help`): the whole tree, for help and suggestions.
   if (program.commands.length === 0) program = buildProgram(version, onRun);
   let usageText = '';
+  // With --json, commander's own stdout text (help, the version) waits: the version becomes JSON.
+  const json = argv.includes('--json');
+  let outText = '';
   const quiet = (cmd: Command) => {
     cmd.exitOverride();
-    cmd.configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => (usageText += s) });
+    cmd.configureOutput({ writeOut: (s) => (json ? (outText += s) : io.stdout.write(s)), writeErr: (s) => (usageText += s) });
     cmd.commands.forEach(quiet);
   };
   quiet(program);
@@ -267,7 +271,11 @@ async function parseAndRun(argv: string[], version: string, io: Io, facts: Proce
     await program.parseAsync(argv);
   } catch (err) {
     if (!(err instanceof CommanderError)) throw err;
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return hooks.finish({ outcome: 'ok', json: {} });
+    if (err.code === 'commander.version') return hooks.finish({ outcome: 'ok', json: { version } });
+    if (err.code === 'commander.helpDisplayed') {
+      if (outText !== '') io.stdout.write(outText);
+      return hooks.finish({ outcome: 'ok', json: {} });
+    }
     if (err.code === 'commander.help') {
       // A group called without a subcommand: its help is the answer, but it is still a usage error.
       hooks.named(groupWords(argv) || 'oxo-flow');
@@ -276,10 +284,14 @@ async function parseAndRun(argv: string[], version: string, io: Io, facts: Proce
     const message = (usageText || err.message).replace(/^error:\s*/i, '').trim();
     const [first = message, ...rest] = message.split('\n');
     const suggestion = /\(Did you mean (.+?)\?\)/.exec(message)?.[1];
+    // A Snakemake habit: say how oxo-flow spells it, rather than the nearest flag by letters.
+    const unknownFlag = /unknown option '([^']+)'/.exec(message)?.[1];
+    const spelling = unknownFlag === undefined ? undefined : snakemakeSpelling(unknownFlag);
+    const hint = spelling !== undefined ? `oxo-flow spells this ${spelling}` : suggestion ? `did you mean ${suggestion}? (see \`oxo-flow --help\`)` : undefined;
     return hooks.finish({
       outcome: 'usage',
       json: {},
-      diagnostics: [diagnostic('CLI001', first, suggestion ? { hint: `did you mean ${suggestion}? (see \`oxo-flow --help\`)` } : {})],
+      diagnostics: [diagnostic('CLI001', first, hint !== undefined ? { hint } : {})],
       human: () => rest.filter((line) => !line.startsWith('(Did you mean')).join('\n'),
     });
   }

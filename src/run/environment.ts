@@ -118,6 +118,12 @@ export function backendFor(env: Environment | undefined, workflowDir: string, st
   }
 }
 
+/** Why an environment cannot be used here (its program is missing, its file unreadable), or undefined. */
+export function environmentAbsent(env: Environment, workflowDir: string, stateRoot: string, vars: Readonly<Record<string, string | undefined>>): string | undefined {
+  const b = backendFor(env, workflowDir, stateRoot, vars.PATH, vars);
+  return b.ok ? undefined : b.why;
+}
+
 /** The full path of a program on PATH, or undefined. */
 function which(program: string, pathVar: string | undefined): string | undefined {
   if (program.includes('/')) return isExecutable(program) ? program : undefined;

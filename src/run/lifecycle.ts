@@ -11,11 +11,12 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Preparation } from './environment.js';
 import type { JobResult, RunEvent, RunReport } from './events.js';
 import type { Ended, Executor, Started } from './executors/types.js';
-import { makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
+import { directoriesAtFileOutputs, makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
 import type { PreparedJob } from './preflight.js';
 import { proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
 import { startRecord, type JobRecord, jobHash, type StateStore } from './state.js';
+import { tempOutputs, type JobSpec } from '../workflow/plan/index.js';
 
 export interface RunJob extends PreparedJob {
   /** `resources.gpu` of the rule (clusters ask for it). */
@@ -40,6 +41,8 @@ export interface LifecycleOptions {
   /** Told the report as it stands, synchronously, right after a second Ctrl-C stopped everything. */
   onHardStop?(report: RunReport): void;
   onEvent(event: RunEvent): void;
+  /** Every job of the plan (skipped ones too), for when temp outputs go; default: the jobs run. */
+  planJobs?: readonly JobSpec[];
 }
 
 interface Live {
@@ -96,7 +99,15 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
     }
   }
 
-  const temp = tempTracker(jobs);
+  // The plan decides when each temp output goes (src/workflow/plan/temp-outputs.ts).
+  const temp = tempOutputs(options.planJobs ?? jobs.map((j) => j.spec));
+  const removeTemp = (p: string) => {
+    try {
+      removeFile(p, options.workflowDir);
+    } catch (err) {
+      options.onEvent({ kind: 'note', message: `could not remove the temp output ${p}: ${(err as Error).message}` });
+    }
+  };
   const runOne = async (job: RunJob): Promise<boolean> => {
     const prepFailed = job.preparation !== undefined ? failedPreparations.get(job.preparation) : undefined;
     const result =
@@ -106,13 +117,7 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
     results.set(job.id, result);
     if (result.outcome === 'done') {
       options.onEvent({ kind: 'done', id: job.id, seconds: result.seconds ?? 0 });
-      for (const p of temp.consumed(job)) {
-        try {
-          removeFile(p, options.workflowDir);
-        } catch (err) {
-          options.onEvent({ kind: 'note', message: `could not remove the temp output ${p}: ${(err as Error).message}` });
-        }
-      }
+      for (const p of temp.done(job.id)) removeTemp(p);
       return true;
     }
     if (result.outcome !== 'interrupted') options.onEvent({ kind: 'failed', id: job.id, message: result.message ?? result.outcome, log: result.log, ...(result.code ? { code: result.code } : {}) });
@@ -125,6 +130,8 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   } finally {
     executor.close();
   }
+  // Temp outputs this run made and no job of it read go at the end.
+  if (!options.signal.aborted) for (const p of temp.atEnd()) removeTemp(p);
   for (const job of jobs) {
     if (results.has(job.id)) continue;
     const blockedBy = sched.blocked.get(job.id);
@@ -250,7 +257,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         if (ended.code === 0 && !timedOut && ended.spawnError === undefined) {
           stage = 'check its outputs';
           const missing = missingOutputs(spec.outputs, dir);
-          if (missing.length === 0) {
+          const folders = missing.length === 0 ? directoriesAtFileOutputs(spec.outputs, dir) : [];
+          if (missing.length === 0 && folders.length === 0) {
             stage = 'touch its outputs';
             touchOutputs(spec.outputs, dir, started);
             if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
@@ -259,7 +267,10 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             live.delete(spec.id);
             return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}) };
           }
-          message = `exited 0 but did not write ${missing.join(', ')}`;
+          message =
+            folders.length > 0
+              ? `did not write file ${folders.join(', ')}: a directory is there (declare a directory output with a trailing /, e.g. ${folders[0]}/)`
+              : `exited 0 but did not write ${missing.join(', ')}`;
           code = 'RUN021';
         } else if (ended.spawnError !== undefined) {
           message = `could not start: ${ended.spawnError}`;
@@ -373,23 +384,4 @@ async function recoverLocal(jobs: readonly RunJob[], options: LifecycleOptions, 
   }
 }
 
-/** temp_output paths are removed once every job of this run that reads them is done. */
-function tempTracker(jobs: readonly PreparedJob[]): { consumed(job: PreparedJob): string[] } {
-  const temps = new Set(jobs.flatMap((j) => j.spec.tempOutputs));
-  const readers = new Map<string, number>();
-  if (temps.size > 0) for (const j of jobs) for (const i of j.spec.inputs) if (temps.has(i)) readers.set(i, (readers.get(i) ?? 0) + 1);
-  return {
-    consumed(job) {
-      if (temps.size === 0) return [];
-      const gone: string[] = [];
-      for (const i of job.spec.inputs) {
-        const left = readers.get(i);
-        if (left === undefined) continue;
-        readers.set(i, left - 1);
-        if (left === 1) gone.push(i);
-      }
-      return gone;
-    },
-  };
-}
 

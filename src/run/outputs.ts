@@ -49,3 +49,11 @@ export function protect(outputs: readonly string[], dir: string): void {
 export function removeFile(p: string, dir: string): void {
   rmSync(path.resolve(dir, p), { recursive: true, force: true });
 }
+
+/**
+ * Declared file outputs (no trailing `/`) that are directories: a job that made one did not make
+ * the file it promised (a directory output is declared as `dir/`).
+ */
+export function directoriesAtFileOutputs(outputs: readonly string[], dir: string): string[] {
+  return outputs.filter((o) => !o.endsWith('/') && statSync(path.resolve(dir, o), { throwIfNoEntry: false })?.isDirectory() === true);
+}

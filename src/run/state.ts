@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { JobSpec } from '../workflow/plan/index.js';
+import { jobHash } from '../workflow/plan/job-hash.js';
 
 export type RecordStatus = 'running' | 'done' | 'failed';
 
@@ -49,16 +50,8 @@ export function stateDir(workflowDir: string): string {
   return path.join(workflowDir, '.oxo-flow');
 }
 
-/**
- * What a job is, for "did it change since it ran": its script and the values it gets (a hash, so
- * secrets never reach the disk), its environment and its outputs. Params and config values are in
- * the values.
- */
-export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'> & { env?: Readonly<Record<string, string>> }): string {
-  const env = job.environment === undefined ? null : [job.environment.kind, job.environment.spec];
-  const values = job.env === undefined ? null : Object.entries(job.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([job.command, values, env, job.outputs])).digest('hex').slice(0, 32);
-}
+/** The hash a record carries; defined by the plan, which compares it. */
+export { jobHash } from '../workflow/plan/job-hash.js';
 
 /**
  * The records by job id. A record file that exists but cannot be read has lost its job id with its

@@ -61,6 +61,8 @@ export interface Resources {
   timeLimit?: string;
   /** `timeLimit` in seconds (E038 when it does not parse). */
   timeLimitSeconds?: number;
+  /** `memory_hard = true`: the memory is a minimum the job cannot do without, so a run never caps it. */
+  memoryHard?: boolean;
 }
 
 export interface Scatter {
@@ -117,6 +119,11 @@ export interface Rule {
   scatter?: Scatter;
   transform?: Transform;
   expandInputs: ExpandInput[];
+  /**
+   * Set when a run changed the rule's threads or memory (capped, --set-threads, --set-resources):
+   * the effective values as the workflow declares them, which the run state compares.
+   */
+  declared?: { threads: number; memory: string | undefined };
 }
 
 /** Where a sample group or pair came from when a sample sheet supplied it (for diagnostics). */

@@ -65,6 +65,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
       gpu: integer().optional().describe('number of GPUs'),
       disk: z.string().optional().describe('scratch disk, e.g. "50G"'),
       time_limit: z.string().optional().describe('wall-time limit, e.g. "2h"'),
+      memory_hard: z.boolean().optional().describe('true: the memory is a hard minimum, never capped to what the machine has'),
     })
     .describe('resources a job needs');
 

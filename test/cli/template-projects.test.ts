@@ -27,7 +27,8 @@ interface DryRunJob {
 describe.each(TEMPLATES.map((t) => t.name))('init -t %s', (name) => {
   it('creates a project whose dry-run plans every job, with no input missing', async () => {
     expect((await runCli(['init', name, '-t', name], { cwd: work })).code).toBe(0);
-    const r = await runCliJson(['dry-run'], { cwd: path.join(work, name) });
+    // Cores and memory of a large machine: on a small one, capping the templates' threads is a notice.
+    const r = await runCliJson(['dry-run', '--cores', '64', '--memory', '1T'], { cwd: path.join(work, name) });
     expect(r.code, r.stdout).toBe(0);
     expect(r.json.counts).toEqual({ error: 0, warning: 0, info: 0 });
     const jobs = r.json.jobs as DryRunJob[];

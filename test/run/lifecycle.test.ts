@@ -17,7 +17,7 @@ function project(rules: string): string {
 
 describe('the job lifecycle', () => {
   it('removes outputs before a job reruns: mkdir and ln -s work on every rerun', () => {
-    const rules = (tag: string) => `[config]\ntag = "${tag}"\n\n[[rules]]\nname = "dir"\noutput = ["made", "link"]\nshell = "mkdir made && echo {config.tag} > made/f && ln -s made/f link"\n`;
+    const rules = (tag: string) => `[config]\ntag = "${tag}"\n\n[[rules]]\nname = "dir"\noutput = ["made/", "link"]\nshell = "mkdir made && echo {config.tag} > made/f && ln -s made/f link"\n`;
     const dir = project(rules('one'));
     expect(runCli(['run'], { cwd: dir }).code).toBe(0);
     writeFileSync(path.join(dir, 'main.oxoflow'), `[workflow]\nname = "life"\n\n${rules('two')}`);

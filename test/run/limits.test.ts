@@ -75,14 +75,21 @@ describe('run limits', () => {
     expect(maxOverlap(dir)).toBeLessThanOrEqual(3);
   }, 60_000);
 
-  it('a job that can never fit is an error before anything starts', () => {
-    const dir = project(`threads = 8\n${TIMED}`);
+  it('threads and memory above the run are capped with a notice; a hard memory minimum that cannot fit is an error before anything starts', () => {
+    // As Snakemake does: 8 threads on a 4-core run become 4, and {threads} says so.
+    const dir = project(`threads = 8\nshell = "echo {threads} > {output}"`, ['A']);
     const r = runCliJson(['run', '--cores', '4'], { cwd: dir });
-    expect(r.code).toBe(1);
-    expect((r.json.diagnostics as { code: string; message: string }[]).map((d) => d.code)).toEqual(['RUN001']);
-    expect(lines(path.join(dir, 'marks', 'A.start'))).toEqual([]);
-    const mem = runCliJson(['run', '--memory', '1G'], { cwd: project(`memory = "2G"\n${TIMED}`) });
-    expect((mem.json.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['RUN002']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((r.json.diagnostics as { code: string; message: string }[]).map((d) => d.code)).toEqual(['RUN015']);
+    expect(lines(path.join(dir, 'out', 'A.txt'))).toEqual(['4']);
+    const mem = runCliJson(['run', '--memory', '1G'], { cwd: project(`memory = "2G"\nshell = "echo {memory} > {output}"`, ['A']) });
+    expect(mem.code, mem.stderr).toBe(0);
+    expect((mem.json.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['RUN016']);
+    const hard = project(`memory = "2G"\n${TIMED}\n[rules.resources]\nmemory_hard = true`);
+    const refused = runCliJson(['run', '--memory', '1G'], { cwd: hard });
+    expect(refused.code).toBe(1);
+    expect((refused.json.diagnostics as { code: string }[]).map((d) => d.code)).toEqual(['RUN002']);
+    expect(lines(path.join(hard, 'marks', 'A.start'))).toEqual([]);
   }, 60_000);
 
   it('time_limit stops the whole process group', () => {

@@ -1,5 +1,5 @@
-// Acceptance 1: on each disk state, the jobs `run` executes are exactly the jobs `dry-run --json`
-// says will run. Each job also appends its id to a file, so "executed" is what the jobs did, not only
+// Acceptance 1: on each disk state (eleven, then five temp and protected ones), the jobs `run`
+// executes are exactly the jobs `dry-run --json` says will run. Each job also appends its id to a file, so "executed" is what the jobs did, not only
 // what run reports.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -111,6 +111,29 @@ describe('run and dry-run agree', () => {
     writeFileSync(path.join(stateDir, tagS2), JSON.stringify({ ...rec, status: 'running', pgid: undefined }));
     expectParity(dir, ['suffix=y'], ['tag[sample=S2]', 'merge']);
     expectParity(dir, ['suffix=y'], []);
+  }, 400_000);
+
+  it('over temp and protected states', () => {
+    // up's outputs are temp (removed once tag read them), tag's are protected.
+    const dir = project();
+    const text = workflow()
+      .replace('output = ["up/{sample}.txt"]', 'temp_output = ["up/{sample}.txt"]')
+      .replace('output = ["tag/{sample}.txt"]', 'protected_output = ["tag/{sample}.txt"]');
+    writeFileSync(path.join(dir, 'main.oxoflow'), text);
+    // 1. fresh; 2. up to date although every temp file is gone.
+    expectParity(dir, [], ALL);
+    expect(existsSync(path.join(dir, 'up', 'S1.txt'))).toBe(false);
+    expectParity(dir, [], []);
+    // 3. a deleted protected output: its temp input is made again, then it, then merge.
+    rmSync(path.join(dir, 'tag', 'S1.txt'), { force: true });
+    expectParity(dir, [], ['up[sample=S1]', 'tag[sample=S1]', 'merge']);
+    // 4. a target subset whose temp input is gone: nothing; 5. --forcerun of the temp producer: it
+    // and what follows, but the protected outputs would be remade: refused before anything starts.
+    expectParity(dir, ['-t', 'tag/S2.txt'], []);
+    const forced = runCliJson(['run', '--forcerun', 'up'], { cwd: dir });
+    expect(forced.code).toBe(1);
+    expect(JSON.stringify(forced.json.diagnostics)).toContain('RUN007');
+    expectParity(dir, [], []);
   }, 400_000);
 
   it('dry-run names the state reasons', () => {

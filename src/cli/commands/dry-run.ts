@@ -1,41 +1,33 @@
 // `oxo-flow dry-run`: load, check, plan (the same planWorkflow that run executes), and show the plan.
-import { planWorkflow, type JobSpec, type Plan } from '../../workflow/plan/index.js';
+import type { JobSpec, Plan } from '../../workflow/plan/index.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { planCommand, type PlanCommandOptions } from '../plan-command.js';
 import { planText, summaryLine } from '../plan-text.js';
-import { outcomeOf, type CommandResult } from '../result.js';
-import { applyRunState, checkForcerun } from '../../run/freshness.js';
-import { StateStore } from '../../run/state.js';
+import type { CommandResult } from '../result.js';
 
-export interface DryRunOptions extends PlanOptions {
-  forcerun?: string[];
+export interface DryRunOptions extends PlanCommandOptions {
   ai?: boolean;
   skill?: string[];
 }
 
 export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<CommandResult> {
-  const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const loaded = await loadChecked(arg, ctx, overrides);
-  if (!loaded.ok) {
-    const failed = { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+  // The same plan run executes, assembled the same way (plan-command.ts).
+  const planned = await planCommand(opts, ctx);
+  if (!planned.ok) {
+    const failed: CommandResult = { outcome: planned.outcome, json: { workflow: planned.shown, jobs: [] }, diagnostics: planned.diagnostics };
+    const loaded = planned.loaded;
     // --ai on a workflow that does not load: the review says why it did not run.
-    return addAiReview(failed, aiRequest('dry-run', opts, undefined, undefined, 'the workflow has errors, so dry-run could not load it'), ctx);
+    if (loaded === undefined) return addAiReview(failed, aiRequest('dry-run', opts, undefined, undefined, 'the workflow has errors, so dry-run could not load it'), ctx);
+    return planned.outcome === 'usage' ? failed : addAiReview(failed, aiRequest('dry-run', opts, loaded.path, loaded.workflow), ctx);
   }
-  const badForcerun = checkForcerun(loaded.workflow, opts.forcerun ?? []);
-  if (badForcerun.length > 0) return { outcome: 'usage', json: { workflow: loaded.shown, jobs: [] }, diagnostics: [...loaded.diagnostics, ...badForcerun] };
-  const settings = planSettings(opts, overrides);
-  const { plan, diagnostics } = planWorkflow(loaded.workflow, settings, diskFs);
-  // The run state (unfinished jobs, changed commands, --forcerun) decides as it does for run.
-  if (plan !== undefined) applyRunState(plan, new StateStore(loaded.workflow.dir).records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
-  const all = [...loaded.diagnostics, ...diagnostics];
+  const { plan, loaded, diagnostics } = planned;
   const request = aiRequest('dry-run', opts, loaded.path, loaded.workflow);
-  if (plan === undefined) return addAiReview({ outcome: outcomeOf(all), json: { workflow: loaded.shown, jobs: [] }, diagnostics: all }, request, ctx);
   return addAiReview({
     outcome: 'ok',
     // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
     json: ctx.json ? planJson(plan, loaded.shown) : {},
-    diagnostics: all,
+    diagnostics,
     human: (style) => planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown }),
     quietHuman: (style) => summaryLine(plan, style),
   }, request, ctx);

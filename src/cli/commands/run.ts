@@ -1,17 +1,14 @@
-// `oxo-flow run`: the same plan dry-run shows (planWorkflow, then the run state through
-// applyRunState), checked up front (preflight and the executor's own checks), then, holding the
+// `oxo-flow run`: the same plan dry-run shows (planCommand → planWithState: files, times and the run
+// state, decided once), checked up front (preflight and the executor's own checks), then, holding the
 // project lock, executed by the job lifecycle (src/run/lifecycle.ts) on the chosen executor.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { parseMemory } from '../../workflow/load/memory.js';
 import { parseTimeLimit } from '../../workflow/load/time-limit.js';
-import { planWorkflow, type Plan } from '../../workflow/plan/index.js';
+import type { Plan } from '../../workflow/plan/index.js';
 import type { JobResult, RunEvent, RunReport } from '../../run/events.js';
 import { EXECUTORS, EXECUTOR_NAMES, FAILED_CODE, UNAVAILABLE_CODE } from '../../run/executors/index.js';
-import { applyRunState, checkForcerun } from '../../run/freshness.js';
 import { runJobs, type RunJob } from '../../run/lifecycle.js';
 import { acquireLock, describeHolder } from '../../run/lock.js';
 import { preflight } from '../../run/preflight.js';
@@ -19,25 +16,27 @@ import { killGraceMs } from '../../run/process-group.js';
 import { loadProfile, withOverrides, type SectionOptions } from '../../run/profile.js';
 import { StateStore } from '../../run/state.js';
 import type { CliContext } from '../context.js';
-import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
-import { outcomeOf } from '../result.js';
-import type { CommandResult } from '../result.js';
+import { planCommand, type PlanCommandOptions } from '../plan-command.js';
+import { isHabit, runHabit } from '../run-habits.js';
+import { outcomeOf, type CommandResult } from '../result.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
 import { terminalSafe } from '../terminal-safe.js';
 
-export interface RunOptions extends PlanOptions {
+export interface RunOptions extends PlanCommandOptions {
   jobs?: string;
-  cores?: string;
-  memory?: string;
   keepGoing?: boolean;
-  forcerun?: string[];
   executor?: string;
   partition?: string;
   account?: string;
   profile?: string;
   pollInterval?: string;
   lockTimeout?: string;
+  /** -n: what dry-run shows. */
+  dryRun?: boolean;
+  touch?: boolean;
+  list?: boolean;
+  summary?: boolean;
 }
 
 /** Lines of a failed job's log shown in the summary. */
@@ -48,20 +47,18 @@ const CLUSTER_JOBS = 100;
 const DEFAULT_POLL_MS = 30_000;
 
 export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandResult> {
-  const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const limits = parseLimits(opts);
-  if ('diagnostics' in limits) return { outcome: 'usage', json: { workflow: arg ?? null, jobs: [] }, diagnostics: limits.diagnostics };
-  const loaded = await loadChecked(arg, ctx, overrides);
-  if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, jobs: [] }, diagnostics: loaded.diagnostics };
+  // -n, --list, --summary, --touch: Snakemake's habits, answered without running a job.
+  if (isHabit(opts)) return runHabit(opts, ctx);
+  const jobsFlag = parseJobs(opts.jobs);
+  if (Array.isArray(jobsFlag)) return { outcome: 'usage', json: { workflow: opts.workflow ?? null, jobs: [] }, diagnostics: jobsFlag };
+  // The same plan dry-run shows, assembled the same way (plan-command.ts).
+  const planned = await planCommand(opts, ctx);
+  if (!planned.ok) return { outcome: planned.outcome, json: { workflow: planned.shown, jobs: [] }, diagnostics: planned.diagnostics };
+  const { plan, loaded, settings } = planned;
   const workflow = loaded.workflow;
-  const settings = planSettings(opts, overrides);
-  const { plan, diagnostics } = planWorkflow(workflow, settings, diskFs);
-  const all = [...loaded.diagnostics, ...diagnostics];
+  const all = [...planned.diagnostics];
   const emptyJson = { workflow: loaded.shown, jobs: [] };
-  if (plan === undefined) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
-
-  const badForcerun = checkForcerun(workflow, opts.forcerun ?? []);
-  if (badForcerun.length > 0) return { outcome: 'usage', json: emptyJson, diagnostics: [...all, ...badForcerun] };
+  const limits = { jobs: jobsFlag ?? settings.cores, cores: settings.cores, memoryMb: settings.memoryMb };
 
   // The profile (site defaults), then the flags over it.
   const loadedProfile = loadProfile(workflow.dir, opts.profile, ctx.cwd);
@@ -76,8 +73,8 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const lockTimeoutMs = durationFlag('--lock-timeout', opts.lockTimeout, all) ?? profile.lockTimeoutMs;
   if (hasErrors(all)) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
 
+  // The plan read the records; the runner writes through its own store (fsync unless turned off).
   const store = new StateStore(workflow.dir, ctx.env.OXO_FLOW_FSYNC !== '0');
-  applyRunState(plan, store.records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
 
   const env = ctx.env as NodeJS.ProcessEnv;
   const executor = EXECUTORS[executorName]!({ workflowDir: workflow.dir, graceMs: killGraceMs(ctx.env), pollMs, profile, env });
@@ -162,6 +159,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
         hardResult = finish(plan, partial, loaded.shown, [...all, ...(partial.diagnostics ?? [])], executorName, workflow.dir);
       },
       onEvent: (e: RunEvent) => progress.event(e),
+      planJobs: plan.jobs,
     });
   } finally {
     progress.close();
@@ -284,29 +282,10 @@ function logTail(file: string, lines: number, from = 0): string[] {
   }
 }
 
-interface Limits {
-  jobs: number;
-  cores: number;
-  memoryMb: number;
-}
-
-/** -j, --cores and --memory: by default the machine's cores and memory, and -j as many as cores. */
-function parseLimits(opts: RunOptions): Limits | { diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const whole = (flag: string, v: string | undefined, fallback: number) => {
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (Number.isSafeInteger(n) && n > 0) return n;
-    diagnostics.push(diagnostic('RUN008', `${flag} ${v}: expected a positive whole number`));
-    return fallback;
-  };
-  const cores = whole('--cores', opts.cores, availableParallelism());
-  const jobs = whole('-j', opts.jobs, cores);
-  let memoryMb = Math.floor(totalmem() / (1024 * 1024));
-  if (opts.memory !== undefined) {
-    const m = parseMemory(opts.memory);
-    if (m.ok) memoryMb = m.mb;
-    else diagnostics.push(diagnostic('RUN008', `--memory ${opts.memory}: ${m.message}`));
-  }
-  return diagnostics.length > 0 ? { diagnostics } : { jobs, cores, memoryMb };
+/** -j N: a positive whole number (default: as many as the cores). */
+function parseJobs(v: string | undefined): number | undefined | Diagnostic[] {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (Number.isSafeInteger(n) && n > 0) return n;
+  return [diagnostic('RUN008', `-j ${v}: expected a positive whole number`)];
 }

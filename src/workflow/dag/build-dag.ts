@@ -55,6 +55,24 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
       else clashes.set(pairKey, { first: other, second: i, path: out, count: 1 });
     }
   }
+  // A rule's log is a file it makes too: another rule may read it (a QC step over the aligner's log).
+  // A log never clashes: one written by several jobs has no single producer, so nobody waits on it.
+  let logOwners: Map<string, number> | undefined;
+  for (let i = 0; i < jobs.length; i++) {
+    const log = jobs[i]!.log;
+    if (log === undefined) continue;
+    const key = pathKey(log);
+    logOwners ??= new Map();
+    const owner = logOwners.get(key);
+    if (owner === undefined) {
+      if (producers.has(key)) continue; // also a declared output: its producer stands
+      logOwners.set(key, i);
+      producers.set(key, i);
+    } else if (owner !== i && owner !== -1) {
+      logOwners.set(key, -1);
+      producers.delete(key);
+    }
+  }
   for (const c of clashes.values()) {
     const a = jobs[c.first]!;
     const b = jobs[c.second]!;

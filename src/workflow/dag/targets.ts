@@ -53,3 +53,18 @@ export function upstreamClosure(dag: Dag, targets: readonly number[]): Uint8Arra
   }
   return keep;
 }
+
+/** `--omit-from`: these jobs and every job that needs them, as a membership mask. */
+export function downstreamClosure(dag: Dag, from: readonly number[]): Uint8Array {
+  const dependents: number[][] = dag.deps.map(() => []);
+  for (let i = 0; i < dag.deps.length; i++) for (const d of dag.deps[i]!) dependents[d]!.push(i);
+  const out = new Uint8Array(dag.deps.length);
+  const stack = [...from];
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    if (out[i]) continue;
+    out[i] = 1;
+    for (const d of dependents[i]!) if (!out[d]) stack.push(d);
+  }
+  return out;
+}

@@ -39,6 +39,11 @@ export interface ExpandedJob {
   readonly shownEnv: Readonly<Record<string, string>>;
   /** The command as a person reads it, values written in; sensitive config values read `***`. */
   readonly shownCommand: string;
+  /**
+   * The values the job gets with the rule's declared threads and memory, whatever a run capped or set
+   * them to: what the run state compares, so a smaller machine or --set-threads is no reason to rerun.
+   */
+  readonly stateEnv: Readonly<Record<string, string>>;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
@@ -181,6 +186,13 @@ class Job implements ExpandedJob {
     const masked = this.#source.masked;
     const text = shownCommand(this, this.#source, masked?.config ?? this.#source.config);
     return masked === undefined ? text : hideSecrets(text, masked.secrets);
+  }
+
+  get stateEnv(): Readonly<Record<string, string>> {
+    const declared = this.rule.declared;
+    if (declared === undefined) return this.env;
+    const s = this.#source;
+    return renderCommand(this, { ...s, threads: declared.threads, memory: declared.memory }, s.config).env;
   }
 }
 

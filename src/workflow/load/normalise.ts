@@ -187,6 +187,7 @@ function rule(ctx: Ctx, raw: RuleFile, index: number): Rule {
   if (resourcesMemory !== undefined) out.resources.memoryMb = resourcesMemory;
   if (resources.gpu !== undefined) out.resources.gpu = resources.gpu;
   if (resources.disk !== undefined) out.resources.disk = resources.disk;
+  if (resources.memory_hard !== undefined) out.resources.memoryHard = resources.memory_hard;
   if (resources.time_limit !== undefined) {
     out.resources.timeLimit = resources.time_limit;
     const limit = parseTimeLimit(resources.time_limit);

@@ -1,5 +1,6 @@
 // The one planning function: dry-run prints what it returns and run executes it, so the jobs a
-// dry-run says will run are exactly the jobs run runs on the same disk state.
+// dry-run says will run are exactly the jobs run runs on the same disk state. Given the run state
+// (settings.state), it decides every job's status once (status.ts); nothing rewrites it afterwards.
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Workflow } from '../model.js';
@@ -8,18 +9,24 @@ import type { ExpandedJob } from '../expand/expand-jobs.js';
 import { expandWorkflow } from '../expand/expand-workflow.js';
 import { locate } from '../expand/dimensions.js';
 import type { Dag } from '../dag/build-dag.js';
-import { resolveTargets, upstreamClosure } from '../dag/targets.js';
+import { downstreamClosure, resolveTargets, upstreamClosure } from '../dag/targets.js';
 import { PlannedJob } from './planned-job.js';
+import { adjustRules } from './resources.js';
 import { decideStatuses } from './status.js';
-import type { JobReason, JobSpec, Plan, PlanFs, PlanSettings } from './types.js';
+import { zeroByReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
 
 export interface PlanResult {
   plan?: Plan;
   diagnostics: Diagnostic[];
 }
 
-export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: PlanFs): PlanResult {
+const NO_TARGETS: ReadonlySet<number> = new Set();
+
+export function planWorkflow(declared: Workflow, settings: PlanSettings, fs: PlanFs): PlanResult {
   const diagnostics: Diagnostic[] = [];
+  // The run's caps, --set-threads/--set-resources and --env change rules before anything renders.
+  const adjusted = adjustRules(declared, settings.resources, settings.environments);
+  const workflow = adjusted.workflow;
   const whenByRule = parseConditions(workflow, diagnostics);
   const result = expandWorkflow(workflow, {
     ...(settings.overrides !== undefined ? { overrides: settings.overrides } : {}),
@@ -31,16 +38,31 @@ export function planWorkflow(workflow: Workflow, settings: PlanSettings, fs: Pla
   const { jobs, dag, config, samples } = result.expanded;
 
   let keep: Uint8Array | undefined;
+  let targets: ReadonlySet<number> = NO_TARGETS;
   if (settings.targets !== undefined && settings.targets.length > 0) {
     const t = resolveTargets(jobs, dag, settings.targets, workflow.rules.map((r) => r.name));
     if (hasErrors(t.diagnostics)) return { diagnostics: [...diagnostics, ...t.diagnostics] };
     keep = upstreamClosure(dag, t.selected);
+    targets = new Set(t.selected);
+  }
+  if (settings.omitFrom !== undefined && settings.omitFrom.length > 0) {
+    const o = resolveTargets(jobs, dag, settings.omitFrom, workflow.rules.map((r) => r.name));
+    if (hasErrors(o.diagnostics)) return { diagnostics: [...diagnostics, ...o.diagnostics] };
+    const omitted = downstreamClosure(dag, o.selected);
+    const kept = keep ?? new Uint8Array(jobs.length).fill(1);
+    for (let i = 0; i < kept.length; i++) if (omitted[i]) kept[i] = 0;
+    keep = kept;
   }
 
   const resolved = resolverFor(workflow.dir);
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
-  const statuses = decideStatuses(jobs, dag, keep, whenFalse, fs, resolved);
-  const specs = toSpecs(workflow, jobs, dag, keep, statuses);
+  const statuses = decideStatuses({ jobs, dag, keep, targets, whenFalse, fs, resolve: resolved, ...(settings.state !== undefined ? { state: settings.state } : {}) });
+  const specs = toSpecs(workflow, jobs, dag, keep, targets, statuses);
+  // Notices about changed rules, for the rules that have a job to run (an up-to-date rule is untouched).
+  if (adjusted.diagnostics.length > 0) {
+    const running = new Set(specs.filter((j) => j.status === 'run').map((j) => j.rule));
+    diagnostics.push(...adjusted.diagnostics.filter((d) => d.rule === undefined || running.has(d.rule)));
+  }
   return { plan: summarise(workflow, specs, settings.cpus, samples.origin, samples.members.length), diagnostics };
 }
 
@@ -93,6 +115,7 @@ function toSpecs(
   jobs: readonly ExpandedJob[],
   dag: Dag,
   keep: Uint8Array | undefined,
+  targets: ReadonlySet<number>,
   statuses: ReturnType<typeof decideStatuses>,
 ): JobSpec[] {
   const specs: JobSpec[] = [];
@@ -114,23 +137,14 @@ function toSpecs(
     else if (memoryMb !== undefined) spec.memory = `${memoryMb}M`;
     if (environment !== undefined) spec.environment = environment;
     if (s.detail !== undefined) spec.detail = s.detail;
+    if (targets.has(i)) spec.targeted = true;
     specs.push(spec);
   }
   return specs;
 }
 
 function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
-  const byReason: Record<JobReason, number> = {
-    'never completed': 0,
-    'outputs missing': 0,
-    'input newer': 0,
-    'upstream will run': 0,
-    incomplete: 0,
-    'command changed': 0,
-    forced: 0,
-    'up to date': 0,
-    'when false': 0,
-  };
+  const byReason = zeroByReason();
   const widths = new Map<number, number>();
   let run = 0;
   let phases = 0;

@@ -19,6 +19,7 @@ export class PlannedJob implements JobSpec {
   declare environment?: Environment;
   declare detail?: string;
   declare timeLimitSeconds?: number;
+  declare targeted?: true;
   retries: number;
   tempOutputs: string[];
   protectedOutputs: string[];
@@ -67,6 +68,10 @@ export class PlannedJob implements JobSpec {
 
   get shownCommand(): string {
     return this.#job.shownCommand;
+  }
+
+  get stateEnv(): Readonly<Record<string, string>> {
+    return this.#job.stateEnv;
   }
 
   get dependsOn(): string[] {

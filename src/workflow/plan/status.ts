@@ -1,10 +1,12 @@
-// Why each job will run or be skipped, from file existence and modification times alone, visited in
-// dependency order so "upstream will run" is known before a job is decided. Per-job loops are indexed:
-// before V8 optimises them, a for-of allocates an iterator result per element (GC on large plans).
+// Why each job will run or be skipped: the one place that decides. From file existence and
+// modification times, the run state (unfinished jobs, changed commands, --forcerun) and temp outputs,
+// visited in dependency order so "upstream will run" is known before a job is decided. Per-job loops
+// are indexed: before V8 optimises them, a for-of allocates an iterator result per element.
 import type { Dag } from '../dag/build-dag.js';
 import { pathKey } from '../dag/build-dag.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
-import type { JobReason, JobStatus, PlanFs } from './types.js';
+import { jobHash } from './job-hash.js';
+import type { JobReason, JobStatus, PlanFs, PlanState } from './types.js';
 
 /** Shared by every job with no missing input; frozen so that no caller can add to it by mistake. */
 const NONE_MISSING = Object.freeze([]) as unknown as string[];
@@ -14,6 +16,21 @@ export interface JobDecision {
   readonly reason: JobReason;
   readonly detail?: string;
   readonly missingInputs: string[];
+  /** Temp outputs (path keys) that are gone but not needed: set only on a skip. */
+  readonly tempGone?: readonly string[];
+}
+
+export interface StatusInput {
+  jobs: readonly ExpandedJob[];
+  dag: Dag;
+  /** The jobs of this plan (targets and what they need); undefined: every job. */
+  keep: Uint8Array | undefined;
+  /** Jobs named as targets: their outputs are wanted even when temp. */
+  targets: ReadonlySet<number>;
+  whenFalse: ReadonlySet<string>;
+  fs: PlanFs;
+  resolve: (p: string) => string;
+  state?: PlanState;
 }
 
 // The decisions that carry nothing job-specific, shared by every job they fit: a fresh 12,000-job plan
@@ -22,14 +39,8 @@ const NEVER_COMPLETED: JobDecision = Object.freeze({ status: 'run', reason: 'nev
 const UP_TO_DATE: JobDecision = Object.freeze({ status: 'skip', reason: 'up to date', missingInputs: NONE_MISSING });
 const WHEN_FALSE: JobDecision = Object.freeze({ status: 'skip', reason: 'when false', missingInputs: NONE_MISSING });
 
-export function decideStatuses(
-  jobs: readonly ExpandedJob[],
-  dag: Dag,
-  keep: Uint8Array | undefined,
-  whenFalse: ReadonlySet<string>,
-  fs: PlanFs,
-  resolve: (p: string) => string,
-): (JobDecision | undefined)[] {
+export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] {
+  const { jobs, dag, keep, fs, resolve } = input;
   // Existence mostly comes from directory listings (below), which need no per-path record. A stat is
   // paid only for a path no listing answers, or when a time is compared, which happens only for jobs
   // whose outputs all exist; its answer (mtime, or null when absent) is kept per path.
@@ -70,6 +81,45 @@ export function decideStatuses(
     }
     return names === null ? false : names.has(key.slice(slash + 1));
   };
+  const ctx: Context = {
+    jobs,
+    dag,
+    exists,
+    mtime,
+    forced: new Set(input.state?.forcerun ?? []),
+    records: input.state?.records,
+    targets: input.targets,
+    tempReaders: tempReaders(jobs, dag),
+    mustRun: new Map(),
+    virtual: new Map(),
+  };
+  // A removed temp output is provisionally fine; when a job that runs turns out to read one, its
+  // producer must run after all, which can make more jobs run: repeat until nothing changes. Each
+  // round only turns skips into runs, so it ends; without temp outputs there is one round.
+  for (;;) {
+    const decisions = decideOnce(ctx, keep, input.whenFalse);
+    if (ctx.tempReaders === undefined || !needTempProducers(ctx, keep, decisions)) return decisions;
+  }
+}
+
+interface Context {
+  jobs: readonly ExpandedJob[];
+  dag: Dag;
+  exists: (p: string) => boolean;
+  mtime: (p: string) => number | undefined;
+  forced: ReadonlySet<string>;
+  records: PlanState['records'] | undefined;
+  targets: ReadonlySet<number>;
+  /** Temp output key → how many jobs read it; undefined when the workflow has no temp output. */
+  tempReaders: Map<string, number> | undefined;
+  /** Jobs whose removed temp output a running job reads, with the reason. */
+  mustRun: Map<number, string>;
+  /** Removed temp outputs → the time they stand for (their producer's newest input). */
+  virtual: Map<string, number>;
+}
+
+function decideOnce(ctx: Context, keep: Uint8Array | undefined, whenFalse: ReadonlySet<string>): (JobDecision | undefined)[] {
+  const { jobs, dag, exists } = ctx;
   const decisions: (JobDecision | undefined)[] = new Array(jobs.length);
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
@@ -90,35 +140,85 @@ export function decideStatuses(
       decisions[i] = WHEN_FALSE;
       continue;
     }
-    decisions[i] = decide(j, dag.deps[i]!, decisions, jobs, exists, mtime, missingInputs);
+    decisions[i] = decide(ctx, i, decisions, missingInputs);
   }
   return decisions;
 }
 
-function decide(
-  j: ExpandedJob,
-  deps: readonly number[],
-  decisions: readonly (JobDecision | undefined)[],
-  jobs: readonly ExpandedJob[],
-  exists: (p: string) => boolean,
-  mtime: (p: string) => number | undefined,
-  missingInputs: string[],
-): JobDecision {
+/** Every temp output a running job reads and that is gone makes its producer run. True when one did. */
+function needTempProducers(ctx: Context, keep: Uint8Array | undefined, decisions: readonly (JobDecision | undefined)[]): boolean {
+  let added = false;
+  for (let i = 0; i < decisions.length; i++) {
+    if (decisions[i]?.status !== 'run' || (keep !== undefined && !keep[i])) continue;
+    const deps = ctx.dag.deps[i]!;
+    for (let k = 0; k < deps.length; k++) {
+      const d = deps[k]!;
+      const gone = decisions[d]?.tempGone;
+      if (gone === undefined || ctx.mustRun.has(d)) continue;
+      const job = ctx.jobs[i]!;
+      const read = job.inputs.find((p) => gone.includes(pathKey(p)));
+      if (read === undefined) continue;
+      ctx.mustRun.set(d, `${read} (a removed temp_output) is needed by ${job.id}`);
+      added = true;
+    }
+  }
+  return added;
+}
+
+/** How many jobs read each temp output, or undefined when there is none. */
+function tempReaders(jobs: readonly ExpandedJob[], dag: Dag): Map<string, number> | undefined {
+  let temps: Set<string> | undefined;
+  for (let i = 0; i < jobs.length; i++) {
+    const t = jobs[i]!.tempOutputs;
+    for (let k = 0; k < t.length; k++) (temps ??= new Set()).add(pathKey(t[k]!));
+  }
+  if (temps === undefined) return undefined;
+  const readers = new Map<string, number>();
+  for (const t of temps) readers.set(t, 0);
+  for (let i = 0; i < jobs.length; i++) {
+    const inputs = jobs[i]!.inputs;
+    for (let k = 0; k < inputs.length; k++) {
+      const key = pathKey(inputs[k]!);
+      const n = readers.get(key);
+      if (n !== undefined && dag.producers.get(key) !== i) readers.set(key, n + 1);
+    }
+  }
+  return readers;
+}
+
+function decide(ctx: Context, i: number, decisions: readonly (JobDecision | undefined)[], missingInputs: string[]): JobDecision {
+  const { jobs, exists, mtime } = ctx;
+  const j = jobs[i]!;
+  const deps = ctx.dag.deps[i]!;
   if (j.outputs.length === 0) return { status: 'run', reason: 'never completed', detail: 'declares no outputs, so it always runs', missingInputs };
+  const must = ctx.mustRun.get(i);
+  if (must !== undefined) return { status: 'run', reason: 'outputs missing', detail: must, missingInputs };
+  const record = ctx.records?.get(j.id);
   let firstMissing: string | undefined;
   let existing = 0;
+  let tempGone: string[] | undefined;
   for (let k = 0; k < j.outputs.length; k++) {
     const out = j.outputs[k]!;
     if (exists(out)) existing += 1;
+    else if (tempExcused(ctx, i, out, record)) (tempGone ??= []).push(pathKey(out));
     else firstMissing ??= out;
   }
-  if (existing === 0) return missingInputs === NONE_MISSING ? NEVER_COMPLETED : { status: 'run', reason: 'never completed', missingInputs };
+  if (existing === 0 && tempGone === undefined) return missingInputs === NONE_MISSING ? NEVER_COMPLETED : { status: 'run', reason: 'never completed', missingInputs };
   if (firstMissing !== undefined) return { status: 'run', reason: 'outputs missing', detail: firstMissing, missingInputs };
+  // The run state: what only the records and the command line know.
+  if (ctx.forced.has(j.rule.name)) return { status: 'run', reason: 'forced', detail: `--forcerun ${j.rule.name}`, missingInputs };
+  if (record !== undefined) {
+    if (record.status !== 'done') {
+      const detail = record.status === 'running' ? 'a run stopped while this job ran' : record.status === 'failed' ? 'its last run failed' : 'its state record cannot be read';
+      return { status: 'run', reason: 'incomplete', detail, missingInputs };
+    }
+    if (record.hash !== jobHash(j)) return { status: 'run', reason: 'command changed', detail: 'command, environment or outputs differ from the last run', missingInputs };
+  }
   for (let k = 0; k < deps.length; k++) {
     const d = deps[k]!;
     if (decisions[d]?.status === 'run') return { status: 'run', reason: 'upstream will run', detail: jobs[d]!.id, missingInputs };
   }
-  // Every output exists and nothing upstream runs: now the times matter.
+  // Every output exists (or is a removed temp output) and nothing upstream runs: now the times matter.
   let oldestOutput = Infinity;
   let oldestOutputPath = '';
   for (let k = 0; k < j.outputs.length; k++) {
@@ -131,14 +231,32 @@ function decide(
   let newestInput = -Infinity;
   let newestInputPath: string | undefined;
   for (let k = 0; k < j.inputs.length; k++) {
-    const m = mtime(j.inputs[k]!);
+    const input = j.inputs[k]!;
+    // A removed temp input stands for its producer's inputs: a newer raw file still reaches here.
+    const m = mtime(input) ?? (ctx.virtual.size > 0 ? ctx.virtual.get(pathKey(input)) : undefined);
     if (m !== undefined && m > newestInput) {
       newestInput = m;
-      newestInputPath = j.inputs[k]!;
+      newestInputPath = input;
     }
   }
   if (newestInput > oldestOutput) {
     return { status: 'run', reason: 'input newer', detail: `${newestInputPath} is newer than ${oldestOutputPath}`, missingInputs };
   }
+  if (tempGone !== undefined) {
+    if (newestInput > -Infinity) for (const t of tempGone) ctx.virtual.set(t, newestInput);
+    return { status: 'skip', reason: 'up to date', detail: `temp_output ${tempGone[0]} was removed and no job that runs needs it`, missingInputs, tempGone };
+  }
   return missingInputs === NONE_MISSING ? UP_TO_DATE : { status: 'skip', reason: 'up to date', missingInputs };
+}
+
+/**
+ * A missing temp output is no reason to run while the jobs that read it are up to date (they decide,
+ * through needTempProducers), or, when nothing reads it, once the job has finished before. A job
+ * named as a target makes its temp outputs wanted.
+ */
+function tempExcused(ctx: Context, i: number, out: string, record: { status: string } | undefined): boolean {
+  if (ctx.tempReaders === undefined || ctx.targets.has(i)) return false;
+  const readers = ctx.tempReaders.get(pathKey(out));
+  if (readers === undefined) return false;
+  return readers > 0 || record?.status === 'done';
 }

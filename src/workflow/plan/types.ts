@@ -1,6 +1,7 @@
 // The plan: data that dry-run renders and run executes, so an executor needs only a JobSpec. A job's
 // command and dependsOn are computed on first read (planned-job.ts); everything else is plain data.
 import type { Environment } from '../model.js';
+import type { EnvironmentChoice, ResourceSettings } from './resources.js';
 
 export interface PlanSettings {
   /** `KEY=VALUE` config overrides as typed on the command line. */
@@ -9,8 +10,16 @@ export interface PlanSettings {
   samples?: readonly string[];
   /** `-t`: rule names, job ids or output paths; empty means every job. */
   targets?: readonly string[];
+  /** `--omit-from`: rule names, job ids or output paths left out, with everything downstream of them. */
+  omitFrom?: readonly string[];
   /** CPUs available, for the suggested `-j`. */
   cpus?: number;
+  /** The run state: unfinished jobs, changed commands and `--forcerun` decide here too. */
+  state?: PlanState;
+  /** Caps and `--set-threads` / `--set-resources` (resources.ts). */
+  resources?: ResourceSettings;
+  /** Which declared environments the jobs use (`--env`); default: all of them. */
+  environments?: EnvironmentChoice;
 }
 
 /** The file system as the planner sees it: paths are absolute. */
@@ -20,20 +29,52 @@ export interface PlanFs {
 }
 
 export type JobStatus = 'run' | 'skip';
-export type JobReason =
-  | 'never completed'
-  | 'outputs missing'
-  | 'input newer'
-  | 'upstream will run'
-  // The last three come from the run state (src/run/freshness.ts), which dry-run and run both apply.
-  | 'incomplete'
-  | 'command changed'
-  | 'forced'
-  | 'up to date'
-  | 'when false';
 
-export const RUN_REASONS: readonly JobReason[] = ['never completed', 'outputs missing', 'input newer', 'upstream will run', 'incomplete', 'command changed', 'forced'];
-export const SKIP_REASONS: readonly JobReason[] = ['up to date', 'when false'];
+/**
+ * Every reason a job runs or is skipped, with its status, in the order they are checked (the first
+ * that applies names the job's reason) and the order dry-run lists them. The one list: the type, the
+ * summary's counts and the displays are all derived from it.
+ */
+export const JOB_REASONS = {
+  'never completed': 'run',
+  'outputs missing': 'run',
+  // The next three come from the run state (PlanSettings.state), which dry-run and run both pass.
+  forced: 'run',
+  incomplete: 'run',
+  'command changed': 'run',
+  'upstream will run': 'run',
+  'input newer': 'run',
+  'up to date': 'skip',
+  'when false': 'skip',
+} as const satisfies Record<string, JobStatus>;
+
+export type JobReason = keyof typeof JOB_REASONS;
+
+const ALL_REASONS = Object.keys(JOB_REASONS) as JobReason[];
+export const RUN_REASONS: readonly JobReason[] = ALL_REASONS.filter((r) => JOB_REASONS[r] === 'run');
+export const SKIP_REASONS: readonly JobReason[] = ALL_REASONS.filter((r) => JOB_REASONS[r] === 'skip');
+
+/** A count of zero for every reason, in the list's order. */
+export function zeroByReason(): Record<JobReason, number> {
+  const out = {} as Record<JobReason, number>;
+  for (let k = 0; k < ALL_REASONS.length; k++) out[ALL_REASONS[k]!] = 0;
+  return out;
+}
+
+/** What the run state says of a job's last run (src/run/state.ts keeps it; the plan only reads it). */
+export interface PlanRecord {
+  /** `done` when the last run finished; anything else (`running`, `failed`, unreadable) is unfinished. */
+  status: string;
+  /** jobHash() of the job as it ran. */
+  hash: string;
+}
+
+export interface PlanState {
+  /** The last run of each job, by id. */
+  records: ReadonlyMap<string, PlanRecord>;
+  /** `--forcerun RULE`: every job of these rules runs. */
+  forcerun?: readonly string[];
+}
 
 export interface JobSpec {
   /** `rule`, `rule[sample=S1]`, `rule[group=g,sample=S1]` (keys sorted), `rule.combine[…]`. */
@@ -54,6 +95,8 @@ export interface JobSpec {
   readonly shownEnv: Readonly<Record<string, string>>;
   /** The command as a person reads it, values written in, for every display and log: sensitive values read `***`. */
   readonly shownCommand: string;
+  /** The values the job gets with the declared threads and memory: what the run state's hash takes. */
+  readonly stateEnv?: Readonly<Record<string, string>>;
   inputs: string[];
   outputs: string[];
   log?: string;
@@ -70,6 +113,8 @@ export interface JobSpec {
   tempOutputs: string[];
   /** Outputs the rule marks `protected_output`: made read-only after the job. */
   protectedOutputs: string[];
+  /** Named by a target (`-t`, a positional target): its temp outputs are wanted, so kept. */
+  targeted?: true;
   /** Ids of the jobs this one waits for. */
   readonly dependsOn: string[];
   /** Longest path from a job that waits for nothing (0-based). */

@@ -55,7 +55,11 @@ export function projectGitignore(): string {
     '# Produced by the workflow: rebuild them rather than commit them.',
     'results/',
     'logs/',
-    '.oxo-flow/',
+    // The run state and logs, but not what a project keeps there on purpose: its own skills
+    // (`oxo-flow ai skills new`) and a site profile are part of the project.
+    '.oxo-flow/*',
+    '!.oxo-flow/skills/',
+    '!.oxo-flow/profile.toml',
     '',
     '# Large or private inputs usually live outside git; remove these lines to track them.',
     'data/*.fastq.gz',

@@ -1,0 +1,61 @@
+// Flags a Snakemake user types out of habit, and how oxo-flow spells each: an unknown flag from this
+// list gets "oxo-flow spells this …" instead of commander's nearest-name guess, which for these is
+// usually wrong (`--report` is not `--memory`).
+const SPELLINGS: Record<string, string> = {
+  '-c': '`--cores N` (the cores that threads share); `-j N` limits jobs at once',
+  '--cores': '`oxo-flow run --cores N` (dry-run takes it too)',
+  '--max-threads': '`--cores N`: threads above it are capped',
+  '--until': '`-t RULE` (or `oxo-flow run RULE`): that rule and what it needs',
+  '--report': '`oxo-flow report` (a command of its own)',
+  '-p': '`oxo-flow dry-run` (it prints every job\'s command); jobs\' commands are also in their logs',
+  '--printshellcmds': '`oxo-flow dry-run` (it prints every job\'s command); jobs\' commands are also in their logs',
+  '--unlock': '`oxo-flow unlock` (a command of its own)',
+  '-F': '`--forcerun RULE` for each rule (every job of it and what follows)',
+  '--forceall': '`--forcerun RULE` for each rule (every job of it and what follows)',
+  '-f': '`-t TARGET --forcerun RULE`',
+  '--force': '`-t TARGET --forcerun RULE`',
+  '-R': '`--forcerun RULE`',
+  '--ri': 'nothing: a job whose last run did not finish always reruns ("incomplete")',
+  '--rerun-incomplete': 'nothing: a job whose last run did not finish always reruns ("incomplete")',
+  '--rerun-triggers': 'nothing: file times, a changed command, environment or output list all trigger a rerun',
+  '--use-conda': 'nothing: declared environments are used by default; `--env none` turns them off, `--env auto` uses them where installed',
+  '--use-singularity': 'nothing: declared environments are used by default; `--env none` turns them off, `--env auto` uses them where installed',
+  '--use-apptainer': 'nothing: declared environments are used by default; `--env none` turns them off, `--env auto` uses them where installed',
+  '--use-envmodules': 'nothing: declared environments are used by default; `--env none` turns them off, `--env auto` uses them where installed',
+  '--sdm': '`--env declared|auto|none`',
+  '--software-deployment-method': '`--env declared|auto|none`',
+  '--config': 'KEY=VALUE words after the workflow: `oxo-flow run threads=8`',
+  '-C': 'KEY=VALUE words after the workflow: `oxo-flow run threads=8`',
+  '-s': 'the workflow file as the first word: `oxo-flow run path/to/main.oxoflow`',
+  '--snakefile': 'the workflow file as the first word: `oxo-flow run path/to/main.oxoflow`',
+  '--dag': '`oxo-flow graph --expanded -f dot` (one node per job)',
+  '--rulegraph': '`oxo-flow graph -f dot` (one node per rule)',
+  '--filegraph': '`oxo-flow graph -f dot`',
+  '--lint': '`oxo-flow lint` (a command of its own)',
+  '-l': '`oxo-flow run --list`',
+  '--list-rules': '`oxo-flow run --list`',
+  '-D': '`oxo-flow run --summary`',
+  '--detailed-summary': '`oxo-flow run --summary`',
+  '--dryrun': '`-n`, or `oxo-flow dry-run`',
+  '-r': 'nothing: `oxo-flow dry-run` always shows each job\'s reason',
+  '--reason': 'nothing: `oxo-flow dry-run` always shows each job\'s reason',
+  '--nt': 'no such switch: temp outputs are always removed once read; declare the file in `output` to keep it',
+  '--notemp': 'no such switch: temp outputs are always removed once read; declare the file in `output` to keep it',
+  '--resources': '`--memory SIZE` and `--cores N` for the run; `--set-resources RULE:mem=8G` for one rule',
+  '--res': '`--memory SIZE` and `--cores N` for the run; `--set-resources RULE:mem=8G` for one rule',
+  '--latency-wait': 'nothing: outputs are checked when each job ends',
+  '--cluster': '`--executor slurm`',
+  '--slurm': '`--executor slurm`',
+  '--list-target-rules': '`oxo-flow run --list`',
+  '--delete-all-output': 'no such switch: remove the outputs yourself (protected ones are read-only)',
+  '--cleanup-metadata': 'no such switch: delete `.oxo-flow/state/` to forget the run state',
+  '--conda-create-envs-only': 'no such switch: environments are created before the first job that needs them',
+  '--show-failed-logs': 'nothing: a failed job\'s log tail is always shown',
+  '--stats': '`oxo-flow report`',
+};
+
+/** How oxo-flow spells a Snakemake flag (`--until=x` reads as `--until`), or undefined. */
+export function snakemakeSpelling(flag: string): string | undefined {
+  const name = flag.replace(/=.*$/, '');
+  return Object.hasOwn(SPELLINGS, name) ? SPELLINGS[name] : undefined;
+}
