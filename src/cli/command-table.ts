@@ -110,6 +110,7 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       executor: str(raw.flags.executor) as RunOptions['executor'],
       partition: str(raw.flags.partition),
       account: str(raw.flags.account),
+      record: flag(raw.flags.record),
     }),
   );
 }
@@ -175,7 +176,8 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
         .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
         .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
         .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
-        .option('--account <account>', 'Slurm account (with --executor slurm)'),
+        .option('--account <account>', 'Slurm account (with --executor slurm)')
+        .option('--no-record', 'keep no run record under .oxo-flow/runs/ (see oxo-flow runs)'),
     options: planOptions,
     load: async () => (await import('./commands/run.js')).run,
   }),

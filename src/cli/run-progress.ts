@@ -36,6 +36,7 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
   draw();
   return {
     event(e) {
+      if (e.kind === 'spawned' || e.kind === 'exited') return;
       if (e.kind === 'start' || e.kind === 'submitted') running += 1;
       else if (e.kind === 'done') (running -= 1), (done += 1);
       else if (e.kind === 'failed') {
@@ -70,6 +71,10 @@ function eventLine(e: RunEvent, style: Style): string | undefined {
       return `${e.adopted ? 'adopted' : 'submit '} ${terminalSafe(e.id)}` + style.dim(` (Slurm job ${e.slurmJobId})`);
     case 'note':
       return style.dim(terminalSafe(e.message));
+    case 'spawned':
+    case 'exited':
+      // Measurement events: the run record uses them, the terminal does not.
+      return undefined;
   }
 }
 

@@ -89,8 +89,12 @@ async function runJob(job: PreparedJob, options: LocalRunOptions): Promise<JobRe
       ...(job.timeLimitSeconds !== undefined ? { timeLimitMs: job.timeLimitSeconds * 1000 } : {}),
       graceMs: options.graceMs,
       signal: options.signal,
-      onStart: (pgid) => store.write({ ...record, pgid }),
+      onStart: (pgid) => {
+        store.write({ ...record, pgid });
+        options.onEvent({ kind: 'spawned', id: spec.id, attempt, pgid });
+      },
     });
+    options.onEvent({ kind: 'exited', id: spec.id, attempt, code: last.code, signal: last.signal });
     if (last.interrupted) break;
     if (last.code === 0 && !last.timedOut) {
       const missing = missingOutputs(spec.outputs, dir);

@@ -13,9 +13,13 @@ import { killGraceMs } from '../../run/process-group.js';
 import { runLocal } from '../../run/run-local.js';
 import { runSlurm, slurmAvailable } from '../../run/slurm.js';
 import { StateStore } from '../../run/state.js';
+import { maskedCommandLine } from '../../run/record/provenance.js';
+import { RunRecorder } from '../../run/record/recorder.js';
+import type { TraceRow } from '../../run/record/types.js';
 import type { CliContext } from '../context.js';
 import { diskFs, loadChecked, planSettings, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
-import { outcomeOf } from '../result.js';
+import { exitCodeFor, outcomeOf } from '../result.js';
+import { renderDiagnostics } from '../render-diagnostics.js';
 import type { CommandResult } from '../result.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
@@ -30,6 +34,8 @@ export interface RunOptions extends PlanOptions {
   executor?: 'local' | 'slurm';
   partition?: string;
   account?: string;
+  /** false with --no-record: no run record under .oxo-flow/runs/. */
+  record?: boolean;
 }
 
 /** Lines of a failed job's log shown in the summary. */
@@ -69,14 +75,40 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const releaseInterrupt = ctx.onInterrupt(onSignal);
   process.on('SIGTERM', onSignal);
   let report: RunReport;
+  let recorder: RunRecorder | undefined;
   try {
+    const runLimits = { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb };
+    if (opts.record !== false && checked.jobs.length > 0) {
+      recorder = new RunRecorder({
+        workflow,
+        plan,
+        jobs: checked.jobs,
+        executor: slurm ? 'slurm' : 'local',
+        ...(slurm ? {} : { limits: runLimits }),
+        oxoFlowVersion: ctx.version,
+        commandLine: maskedCommandLine(process.argv.slice(2), workflow, ctx.secrets),
+        overrides,
+        cwd: ctx.cwd,
+        env: ctx.env as NodeJS.ProcessEnv,
+        secrets: ctx.secrets,
+      });
+    }
+    // The run's own log gets what a non-terminal run shows, without colour.
+    const logged = recorder === undefined ? undefined : makeProgress(checked.jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
+    const onEvent = recorder === undefined
+      ? (e: RunEvent) => progress.event(e)
+      : (e: RunEvent) => {
+          progress.event(e);
+          logged!.event(e);
+          recorder!.event(e);
+        };
     const common = {
       workflowDir: workflow.dir,
       store,
       keepGoing: Boolean(opts.keepGoing),
       env: ctx.env as NodeJS.ProcessEnv,
       signal: controller.signal,
-      onEvent: (e: RunEvent) => progress.event(e),
+      onEvent,
     };
     report = slurm
       ? await runSlurm(checked.jobs, {
@@ -86,10 +118,11 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
         })
       : await runLocal(checked.jobs, checked.preparations, {
           ...common,
-          limits: { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb },
+          limits: runLimits,
           graceMs: killGraceMs(ctx.env),
         });
   } catch (err) {
+    recorder?.close();
     progress.close();
     releaseInterrupt();
     process.off('SIGTERM', onSignal);
@@ -102,7 +135,21 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   progress.close();
   releaseInterrupt();
   process.off('SIGTERM', onSignal);
-  return finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local', workflow.dir);
+  const result = finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local', workflow.dir);
+  if (recorder === undefined) return result;
+  const plain = makeStyle(false);
+  const shownDiagnostics = result.diagnostics ?? [];
+  if (shownDiagnostics.length > 0) recorder.log(renderDiagnostics(shownDiagnostics, plain, ctx.cwd));
+  recorder.log(summaryText(plan, report, plain, workflow.dir));
+  recorder.finish(report, result.outcome === 'ok' ? 'ok' : result.outcome === 'interrupted' ? 'interrupted' : 'failed', exitCodeFor(result.outcome));
+  // --json carries each job's trace row, the same row as trace.tsv.
+  const traces = new Map<string, TraceRow>();
+  for (const row of recorder.rows()) traces.set(row.id, row);
+  const json = result.json as Record<string, unknown>;
+  json.run_id = recorder.id;
+  json.record = path.relative(workflow.dir, recorder.dir);
+  json.jobs = report.results.map((r) => jobJson(r, traces.get(r.id)));
+  return result;
 }
 
 function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: 'local' | 'slurm', workflowDir: string): CommandResult {
@@ -122,7 +169,9 @@ function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagn
       name: plan.workflow,
       executor,
       interrupted: report.interrupted,
-      jobs: report.results.map(jobJson),
+      run_id: null,
+      record: null,
+      jobs: report.results.map((r) => jobJson(r)),
       summary: summaryJson(plan, report.results),
     },
     diagnostics,
@@ -145,8 +194,9 @@ function summaryJson(plan: Plan, results: readonly JobResult[]): Record<string, 
   };
 }
 
-function jobJson(r: JobResult): Record<string, unknown> {
+function jobJson(r: JobResult, trace?: TraceRow): Record<string, unknown> {
   return {
+    ...(trace !== undefined ? { trace } : {}),
     id: r.id,
     rule: r.rule,
     outcome: r.outcome,
