@@ -78,8 +78,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   let recorder: RunRecorder | undefined;
   try {
     const runLimits = { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb };
-    if (opts.record !== false && checked.jobs.length > 0) {
-      recorder = new RunRecorder({
+    if (opts.record !== false && checked.jobs.length > 0) recorder = startRecorder(all, () => new RunRecorder({
         workflow,
         plan,
         jobs: checked.jobs,
@@ -91,8 +90,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
         cwd: ctx.cwd,
         env: ctx.env as NodeJS.ProcessEnv,
         secrets: ctx.secrets,
-      });
-    }
+      }));
     // The run's own log gets what a non-terminal run shows, without colour.
     const logged = recorder === undefined ? undefined : makeProgress(checked.jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
     const onEvent = recorder === undefined
@@ -141,7 +139,12 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const shownDiagnostics = result.diagnostics ?? [];
   if (shownDiagnostics.length > 0) recorder.log(renderDiagnostics(shownDiagnostics, plain, ctx.cwd));
   recorder.log(summaryText(plan, report, plain, workflow.dir));
-  recorder.finish(report, result.outcome === 'ok' ? 'ok' : result.outcome === 'interrupted' ? 'interrupted' : 'failed', exitCodeFor(result.outcome));
+  try {
+    recorder.finish(report, result.outcome === 'ok' ? 'ok' : result.outcome === 'interrupted' ? 'interrupted' : 'failed', exitCodeFor(result.outcome));
+  } catch (err) {
+    recorder.close();
+    result.diagnostics = [...shownDiagnostics, diagnostic('REP002', `the run record in ${recorder.dir} is incomplete: ${(err as Error).message}`)];
+  }
   // --json carries each job's trace row, the same row as trace.tsv.
   const traces = new Map<string, TraceRow>();
   for (const row of recorder.rows()) traces.set(row.id, row);
@@ -150,6 +153,16 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   json.record = path.relative(workflow.dir, recorder.dir);
   json.jobs = report.results.map((r) => jobJson(r, traces.get(r.id)));
   return result;
+}
+
+/** A record that cannot be written never stops the run: it goes on with a warning (REP002). */
+function startRecorder(diagnostics: Diagnostic[], make: () => RunRecorder): RunRecorder | undefined {
+  try {
+    return make();
+  } catch (err) {
+    diagnostics.push(diagnostic('REP002', `no run record: ${(err as Error).message}`));
+    return undefined;
+  }
 }
 
 function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: 'local' | 'slurm', workflowDir: string): CommandResult {
