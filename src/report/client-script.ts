@@ -6,6 +6,10 @@ export const CLIENT_SCRIPT = String.raw`
 (function () {
   'use strict';
   var D = JSON.parse(document.getElementById('oxo-data').textContent);
+  if (D.jobRows) {
+    D.jobs = D.jobRows.map(function (row) { var o = {}; for (var c = 0; c < D.jobColumns.length; c++) o[D.jobColumns[c]] = row[c]; return o; });
+    delete D.jobRows;
+  }
   var app = document.getElementById('app');
   var SVGNS = 'http://www.w3.org/2000/svg';
   var COLORS = { 'done': '#2f9e63', 'failed': '#d64545', 'timed out': '#d64545', 'blocked': '#e3a21a', 'running': '#3867d6', 'interrupted': '#8a63d2', 'skipped': '#b5bcc7', 'not started': '#d9dde3' };

@@ -98,7 +98,7 @@ export function buildReport(run: LoadedRun, options: { now?: Date; title?: strin
     const failed = state === 'failed' || state === 'timed out';
     const startMs = r?.startedAt ? Date.parse(r.startedAt) - t0 : (started.get(p.id) ?? null);
     const cpu = r && r.cpuUserSeconds !== null && r.cpuSystemSeconds !== null ? r.cpuUserSeconds + r.cpuSystemSeconds : null;
-    const logFile = r?.log ?? p.log;
+    const logFile = relative(workflowDir, r?.log ?? p.log);
     const job: ReportJob = {
       id: p.id,
       rule: p.rule,
@@ -122,7 +122,7 @@ export function buildReport(run: LoadedRun, options: { now?: Date; title?: strin
       command: p.command || r?.command || '',
       log: logFile,
       ruleLog: r?.ruleLog ?? p.ruleLog ?? null,
-      logTail: state === 'skipped' || state === 'not started' || logFile === '' ? [] : tail(path.resolve(workflowDir, logFile), failed ? FAILED_TAIL_LINES : TAIL_LINES),
+      logTail: state === 'skipped' || state === 'not started' || logFile === '' ? [] : tail(path.resolve(workflowDir, logFile), failed ? FAILED_TAIL_LINES : TAIL_LINES, !failed),
     };
     if (r?.slurm !== undefined) job.slurm = r.slurm;
     if (failed && job.ruleLog !== null) {
@@ -293,8 +293,20 @@ function stats(values: number[]): { median: number | null; max: number | null } 
   return { median: sorted[sorted.length >> 1]!, max: sorted[sorted.length - 1]! };
 }
 
-/** The last lines of a file, read from its end (logs can be large); none when it cannot be read. */
-function tail(file: string, lines: number): string[] {
+function relative(dir: string, file: string): string {
+  if (file === '' || !path.isAbsolute(file)) return file;
+  const rel = path.relative(dir, file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+/** The runner's header lines in a job log: which attempt, and the command (shown apart in the report). */
+const HEADER = /^# (oxo-flow: |\$ | {2})/;
+
+/**
+ * The last lines of a file, read from its end (logs can be large); none when it cannot be read.
+ * `quiet` leaves out the runner's header lines (a successful job's log is often nothing else).
+ */
+function tail(file: string, lines: number, quiet = false): string[] {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
@@ -306,6 +318,7 @@ function tail(file: string, lines: number): string[] {
       .toString('utf8')
       .replace(/\n$/, '')
       .split('\n')
+      .filter((l) => !quiet || !HEADER.test(l))
       .slice(-lines)
       .map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l));
   } catch {

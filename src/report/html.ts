@@ -10,7 +10,7 @@ import { STYLES } from './styles.js';
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 export function renderHtml(data: ReportData): string {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(compact(data)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,6 +29,19 @@ export function renderHtml(data: ReportData): string {
 </body>
 </html>
 `;
+}
+
+/**
+ * Jobs go into the page as columns and rows (the keys once, not once per job): a 10,000-job page
+ * stays well under 5 MB. The script turns them back into objects.
+ */
+function compact(data: ReportData): Record<string, unknown> {
+  const keys = new Set<string>();
+  for (const j of data.jobs) for (const k of Object.keys(j)) keys.add(k);
+  const columns = [...keys];
+  const rows = data.jobs.map((j) => columns.map((c) => (j as unknown as Record<string, unknown>)[c] ?? null));
+  const { jobs: _jobs, ...rest } = data;
+  return { ...rest, jobColumns: columns, jobRows: rows };
 }
 
 export function escapeHtml(s: string): string {
