@@ -312,9 +312,15 @@ export class RunRecorder {
   #addSacct(env: NodeJS.ProcessEnv): boolean {
     const ids = this.#rows.map((r) => r.executorId).filter((v): v is string => v !== null && /^\d+(_\d+)?$/.test(v));
     if (ids.length === 0) return false;
-    const r = spawnSync('sacct', ['-n', '-P', '-j', ids.join(','), '-o', 'JobID,State,Elapsed,TotalCPU,MaxRSS,ExitCode'], { env, encoding: 'utf8', timeout: 20_000 });
-    if (r.status !== 0 || typeof r.stdout !== 'string') return false;
-    const figures = parseSacct(r.stdout);
+    // The accounting database first; without one, the job completion log (`sacct -c`: state, elapsed, exit).
+    let figures = new Map<string, NonNullable<TraceRow['slurm']>>();
+    for (const extra of [[], ['-c']]) {
+      const r = spawnSync('sacct', [...extra, '-n', '-P', '-j', ids.join(','), '-o', 'JobID,State,Elapsed,TotalCPU,MaxRSS,ExitCode'], { env, encoding: 'utf8', timeout: 20_000 });
+      if (r.status === 0 && typeof r.stdout === 'string') {
+        figures = parseSacct(r.stdout);
+        if (figures.size > 0) break;
+      }
+    }
     let changed = false;
     for (const row of this.#rows) {
       const f = row.executorId !== null ? figures.get(row.executorId) : undefined;
