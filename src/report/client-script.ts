@@ -183,6 +183,8 @@ export const CLIENT_SCRIPT = String.raw`
   // Timeline: one row per job slot, one bar per job, coloured by rule.
   (function () {
     var timed = D.jobs.filter(function (j) { return j.start != null; });
+    var index = new Map();
+    D.jobs.forEach(function (j, i) { index.set(j, i); });
     var sec = el('section', { id: 'timeline' }, [el('h2', { text: 'Timeline' })]);
     app.appendChild(sec);
     if (timed.length === 0) { sec.appendChild(el('p', { cls: 'sub', text: 'No job ran in this run.' })); return; }
@@ -207,15 +209,28 @@ export const CLIENT_SCRIPT = String.raw`
     }
     var frag = document.createDocumentFragment();
     timed.forEach(function (j) {
+      var i = index.get(j);
       var slot = j.slot != null ? j.slot : 0;
       var end = j.end != null ? j.end : span;
       var bad = j.state === 'failed' || j.state === 'timed out';
-      var bar = svg('rect', { 'class': 'bar', 'data-job': j.id, x: x(j.start), y: top + slot * rowH + 1, width: Math.max(1.5, x(end) - x(j.start)), height: rowH - 2, rx: rowH > 8 ? 3 : 0,
+      var bar = svg('rect', { 'class': 'bar', 'data-job': j.id, 'data-i': i, x: x(j.start), y: top + slot * rowH + 1, width: Math.max(1.5, x(end) - x(j.start)), height: rowH - 2, rx: rowH > 8 ? 3 : 0,
         fill: j.state === 'running' ? '#fff' : ruleColor(j.rule), stroke: bad ? '#d64545' : j.state === 'running' ? '#3867d6' : 'none', 'stroke-width': bad ? 2 : 1 });
-      bar.appendChild(svg('title', null, j.id + '\n' + j.state + ' \u00b7 ' + secs((end - j.start) / 1000) + (j.cpu != null ? ' \u00b7 CPU ' + secs(j.cpu) : '') + (j.rss != null ? ' \u00b7 ' + bytes(j.rss) : '')));
       frag.appendChild(bar);
     });
     s.appendChild(frag);
+    // One tooltip for every bar (a <title> per bar would double the timeline's nodes).
+    var tip = el('div', { cls: 'tip' });
+    document.body.appendChild(tip);
+    s.addEventListener('mousemove', function (ev) {
+      var k = ev.target.getAttribute && ev.target.getAttribute('data-i');
+      if (k == null) { tip.style.display = 'none'; return; }
+      var j = D.jobs[Number(k)], end = j.end != null ? j.end : span;
+      tip.textContent = j.id + '\n' + j.state + ' \u00b7 ' + secs((end - j.start) / 1000) + (j.cpu != null ? ' \u00b7 CPU ' + secs(j.cpu) : '') + (j.rss != null ? ' \u00b7 ' + bytes(j.rss) : '');
+      tip.style.display = 'block';
+      tip.style.left = ev.clientX + 14 + 'px';
+      tip.style.top = ev.clientY + 14 + 'px';
+    });
+    s.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
     sec.appendChild(s);
     var lg = el('div', { cls: 'legend' });
     D.rules.forEach(function (r) { if (r.state !== 'skipped') lg.appendChild(el('span', null, [el('i', { style: 'background:' + ruleColor(r.name) }), r.name])); });
@@ -287,8 +302,11 @@ export const CLIENT_SCRIPT = String.raw`
     var body = el('tbody');
     table.appendChild(body);
     var rank = { 'failed': 0, 'timed out': 0, 'running': 1, 'interrupted': 2, 'blocked': 3, 'not started': 4, 'done': 5, 'skipped': 6 };
-    var rows = D.jobs.map(function (j, i) {
-      var tr = el('tr', { 'data-job': j.id, 'data-state': j.state });
+    // Rows are made in chunks after the first screenful, so a 10,000-job page shows at once and
+    // fills the table while the reader looks at the top; one delegated listener opens the details.
+    function makeRow(r) {
+      var j = r.job;
+      var tr = el('tr', { 'data-job': j.id, 'data-state': j.state, 'data-i': String(r.i) });
       cols.forEach(function (c) {
         var v = c[1](j);
         var td = el('td', { cls: c[2] });
@@ -296,23 +314,50 @@ export const CLIENT_SCRIPT = String.raw`
         else td.textContent = c[3] ? c[3](v) : v == null ? '\u2013' : String(v);
         tr.appendChild(td);
       });
-      var det = el('details', null, [el('summary', { text: j.message ? j.message : 'show' })]);
-      det.addEventListener('toggle', function () {
-        if (det.open && det.childNodes.length === 1) {
-          det.appendChild(el('pre', { text: '$ ' + j.command + (j.logTail.length ? '\n\n' + j.logTail.join('\n') : '') }));
-          det.appendChild(el('div', { cls: 'sub mono', text: 'log: ' + j.log + (j.ruleLog ? ' \u00b7 rule log: ' + j.ruleLog : '') + (j.executorId ? ' \u00b7 ' + (D.run.executor === 'slurm' ? 'Slurm job ' : 'pgid ') + j.executorId : '') }));
-        }
-      });
-      tr.appendChild(el('td', null, [det]));
-      return { job: j, tr: tr, i: i, text: (j.id + ' ' + j.rule + ' ' + j.state).toLowerCase() };
-    });
-    rows.sort(function (a, b) { return (rank[a.job.state] - rank[b.job.state]) || a.i - b.i; });
-    function fill() {
-      var frag = document.createDocumentFragment();
-      rows.forEach(function (r) { frag.appendChild(r.tr); });
-      body.appendChild(frag);
+      tr.appendChild(el('td', null, [el('button', { type: 'button', cls: 'more', text: j.message ? j.message : 'show' })]));
+      if (query !== '' && r.text.indexOf(query) < 0) tr.style.display = 'none';
+      r.tr = tr;
+      return tr;
     }
-    fill();
+    var rows = D.jobs.map(function (j, i) { return { job: j, tr: null, detail: null, i: i, text: (j.id + ' ' + j.rule + ' ' + j.state).toLowerCase() }; });
+    var byIndex = rows.slice();
+    rows.sort(function (a, b) { return (rank[a.job.state] - rank[b.job.state]) || a.i - b.i; });
+    var query = '';
+    var generation = 0;
+    function fill(done) {
+      var gen = ++generation;
+      body.textContent = '';
+      var at = 0;
+      function chunk(n) {
+        if (gen !== generation) return;
+        var frag = document.createDocumentFragment();
+        for (var end = Math.min(rows.length, at + n); at < end; at++) {
+          var r = rows[at];
+          frag.appendChild(r.tr || makeRow(r));
+          if (r.detail) frag.appendChild(r.detail);
+        }
+        body.appendChild(frag);
+        if (at < rows.length) setTimeout(function () { chunk(1000); }, 0);
+        else if (done) done();
+      }
+      chunk(200);
+    }
+    fill(function () { document.documentElement.setAttribute('data-ready', '1'); });
+    body.addEventListener('click', function (ev) {
+      var b = ev.target.closest('button.more');
+      if (!b) return;
+      var tr = b.closest('tr');
+      var r = byIndex[Number(tr.getAttribute('data-i'))];
+      if (!r) return;
+      if (r.detail) { r.detail.remove(); r.detail = null; return; }
+      var j = r.job;
+      var td = el('td', { colspan: String(cols.length + 1) }, [
+        el('pre', { text: '$ ' + j.command + (j.logTail.length ? '\n\n' + j.logTail.join('\n') : '') }),
+        el('div', { cls: 'sub mono', text: 'log: ' + j.log + (j.ruleLog ? ' \u00b7 rule log: ' + j.ruleLog : '') + (j.executorId ? ' \u00b7 ' + (D.run.executor === 'slurm' ? 'Slurm job ' : 'pgid ') + j.executorId : '') }),
+      ]);
+      r.detail = el('tr', { cls: 'detail' }, [td]);
+      tr.after(r.detail);
+    });
     head.addEventListener('click', function (ev) {
       var th = ev.target.closest('th[data-col]');
       if (!th) return;
@@ -334,8 +379,12 @@ export const CLIENT_SCRIPT = String.raw`
     filter.addEventListener('input', function () {
       clearTimeout(timer);
       timer = setTimeout(function () {
-        var q = filter.value.trim().toLowerCase();
-        rows.forEach(function (r) { r.tr.style.display = q === '' || r.text.indexOf(q) >= 0 ? '' : 'none'; });
+        query = filter.value.trim().toLowerCase();
+        rows.forEach(function (r) {
+          var hide = query !== '' && r.text.indexOf(query) < 0;
+          if (r.tr) r.tr.style.display = hide ? 'none' : '';
+          if (r.detail) r.detail.style.display = hide ? 'none' : '';
+        });
       }, 120);
     });
     var scroll = el('div', { cls: 'scroll' }, [table]);
@@ -390,6 +439,5 @@ export const CLIENT_SCRIPT = String.raw`
   })();
 
   app.appendChild(el('footer', { text: 'Written by oxo-flow ' + m.oxoFlowVersion + ' at ' + when(D.generatedAt) + ' \u00b7 self-contained: no network, no external files' }));
-  document.documentElement.setAttribute('data-ready', '1');
 })();
 `;

@@ -39,7 +39,9 @@ th[data-dir="asc"]::after{content:" \\25B2";font-size:10px}th[data-dir="desc"]::
 td.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;word-break:break-all}
 .st{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;color:#fff;white-space:nowrap}
 .st.done{background:var(--done)}.st.failed,.st.timed-out{background:var(--failed)}.st.blocked{background:var(--blocked)}.st.running{background:var(--running)}.st.interrupted{background:var(--interrupted)}.st.skipped{background:var(--skipped)}.st.not-started{background:var(--notstarted);color:var(--ink)}
-details summary{cursor:pointer;color:var(--accent);font-size:12px}
+button.more{border:0;background:none;color:var(--accent);padding:0;font-size:12px;text-align:left}
+tr.detail td{background:#fafbfc}
+.tip{position:fixed;display:none;pointer-events:none;background:#1f2430;color:#fff;font-size:12px;padding:6px 8px;border-radius:6px;white-space:pre;z-index:10;box-shadow:0 2px 8px rgba(0,0,0,.2)}
 input[type=search]{font:inherit;font-size:13px;padding:4px 8px;border:1px solid var(--line);border-radius:6px;min-width:240px}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 @media (max-width:900px){.grid2{grid-template-columns:1fr}}

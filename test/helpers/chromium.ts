@@ -80,7 +80,7 @@ export async function visit(url: string, options: { expression: string; screensh
     await send('Emulation.setDeviceMetricsOverride', { width: options.width ?? 1280, height: options.height ?? 900, deviceScaleFactor: 1, mobile: false }, sessionId);
     await send('Page.navigate', { url }, sessionId);
     await load;
-    const evaluated = (await send('Runtime.evaluate', { expression: options.expression, returnByValue: true }, sessionId)) as { result: { value: unknown }; exceptionDetails?: unknown };
+    const evaluated = (await send('Runtime.evaluate', { expression: options.expression, returnByValue: true, awaitPromise: true }, sessionId)) as { result: { value: unknown }; exceptionDetails?: unknown };
     if (evaluated.exceptionDetails) throw new Error(`page script failed: ${JSON.stringify(evaluated.exceptionDetails)}`);
     if (options.screenshot !== undefined) {
       const metrics = (await send('Page.getLayoutMetrics', {}, sessionId)) as { cssContentSize: { width: number; height: number } };

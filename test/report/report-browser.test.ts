@@ -19,7 +19,9 @@ const tools = requireTools(['fastp', 'bwa', 'samtools', 'bcftools', 'multiqc', '
 const noBrowser = CHROMIUM === undefined && !toolsRequired();
 
 /** What the test asks the page once it has loaded (and after a click on "Show jobs"). */
-const PROBE = `(() => {
+const PROBE = `new Promise((done) => {
+  const wait = () => (document.documentElement.getAttribute('data-ready') ? done(probe()) : setTimeout(wait, 50));
+  const probe = () => {
   const q = (s) => Array.from(document.querySelectorAll(s));
   const out = {
     ready: document.documentElement.getAttribute('data-ready'),
@@ -36,7 +38,9 @@ const PROBE = `(() => {
   out.jobNodes = q('#dag-jobs .dag-job').length;
   document.getElementById('show-jobs').click();
   return out;
-})()`;
+  };
+  wait();
+})`;
 
 interface Probe {
   ready: string;
