@@ -33,7 +33,7 @@ export interface RecorderStart {
   /** Values never written (credentials, sensitive config): replaced by *** in every file. */
   secrets: ReadonlySet<string>;
   now?: () => Date;
-  /** Sampling interval of the resource sampler (default 100 ms). */
+  /** Sampling interval of the resource sampler (default 200 ms). */
   sampleMs?: number;
 }
 
@@ -58,6 +58,7 @@ export class RunRecorder {
   readonly #specs = new Map<string, PreparedJob>();
   readonly #live = new Map<string, Live>();
   readonly #rows: TraceRow[] = [];
+  readonly #rowOf = new Map<string, TraceRow>();
   readonly #events: Appender;
   readonly #trace: Appender;
   readonly #traceTsv: Appender;
@@ -232,7 +233,7 @@ export class RunRecorder {
 
   /** The runner's final word on a job whose row is written (e.g. a failed job's exact outcome). */
   #amend(r: JobResult): void {
-    const row = this.#rows.find((x) => x.id === r.id);
+    const row = this.#rowOf.get(r.id);
     if (row === undefined) return;
     if (row.outcome !== r.outcome || row.attempts !== r.attempts) {
       row.outcome = r.outcome;
@@ -300,6 +301,7 @@ export class RunRecorder {
       command: spec?.shownCommand ?? '',
     };
     this.#rows.push(row);
+    this.#rowOf.set(row.id, row);
     this.#trace.write(`${JSON.stringify(row)}\n`);
     this.#traceTsv.write(traceLine(row));
   }

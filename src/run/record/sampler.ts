@@ -1,6 +1,8 @@
 // What a local job's processes cost, measured from /proc (Linux). Two sources, combined:
 //
-// 1. Sampling. Every `intervalMs` one pass over /proc finds the processes of each running job's
+// 1. Sampling. Every `intervalMs` (once some job has run that long: a pass costs the same for one
+//    job or ten, and a run of short jobs should not pay for passes that find nothing worth
+//    measuring) one pass over /proc finds the processes of each running job's
 //    process group (the job's shell is the leader; everything it starts inherits the group) and sums
 //    their CPU times, including the `cutime`/`cstime` totals of children they already reaped, their
 //    resident memory (and the largest VmHWM), and their rchar/wchar I/O counters. The largest sum
@@ -13,7 +15,8 @@
 //
 // Memory and I/O come from sampling only (a job shorter than one interval reports none).
 // Where /proc is missing (macOS, BSD), every figure is null and the run goes on as before.
-import { CLOCK_TICKS, listPids, procAvailable, readIo, readMemory, readStat } from './proc.js';
+import { openSync, readSync } from 'node:fs';
+import { CLOCK_TICKS, listPids, parseStat, procAvailable, readIo, readMemory, readStat } from './proc.js';
 
 export interface Usage {
   userSeconds: number | null;
@@ -29,6 +32,7 @@ export interface Usage {
 
 interface Group {
   pgid: number;
+  since: number;
   user: number;
   system: number;
   rss: number;
@@ -54,7 +58,7 @@ export class ResourceSampler {
   #base: Ticks = { user: 0, system: 0 };
 
   constructor(options: { intervalMs?: number; enabled?: boolean } = {}) {
-    this.#intervalMs = options.intervalMs ?? 100;
+    this.#intervalMs = options.intervalMs ?? 200;
     this.enabled = options.enabled ?? procAvailable();
   }
 
@@ -64,7 +68,7 @@ export class ResourceSampler {
     // Nothing of ours is running: whatever this process reaped before (environment preparation,
     // version commands) is not a job's, so the reap window starts now.
     if (this.#groups.size === 0) this.#base = selfTicks() ?? this.#base;
-    this.#groups.set(key, { pgid, user: 0, system: 0, rss: 0, read: 0, written: 0, samples: 0 });
+    this.#groups.set(key, { pgid, since: Date.now(), user: 0, system: 0, rss: 0, read: 0, written: 0, samples: 0 });
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.tick(), this.#intervalMs);
       this.#timer.unref();
@@ -111,6 +115,10 @@ export class ResourceSampler {
   /** One pass over /proc for every running group. */
   tick(): void {
     if (this.#groups.size === 0) return;
+    const due = Date.now() - this.#intervalMs;
+    let old = false;
+    for (const g of this.#groups.values()) if (g.since <= due) old = true;
+    if (!old) return;
     const pids = listPids();
     if (pids === undefined) return;
     const byPgid = new Map<number, Group[]>();
@@ -183,11 +191,28 @@ function usage(g: Group, userTicks: number, systemTicks: number, cpuMethod: Usag
   };
 }
 
+// /proc/self/stat is read twice per job: through one descriptor kept open (a read at offset 0 makes
+// the kernel write the line afresh), which saves an open and a close each time.
+let selfFd: number | undefined;
+const selfBuf = Buffer.alloc(1024);
+
 function selfTicks(): Ticks | undefined {
-  const st = readStat('self');
-  return st === undefined ? undefined : { user: st.cutime, system: st.cstime };
+  try {
+    selfFd ??= openSync('/proc/self/stat', 'r');
+    const n = readSync(selfFd, selfBuf, 0, selfBuf.length, 0);
+    const st = parseStat(process.pid, selfBuf.toString('latin1', 0, n));
+    return st === undefined ? undefined : { user: st.cutime, system: st.cstime };
+  } catch {
+    return undefined;
+  }
 }
 
+/** The process exists, zombie or not (signal 0 asks the kernel without sending anything). */
 function exists(pid: number): boolean {
-  return readStat(pid) !== undefined;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
