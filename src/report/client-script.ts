@@ -185,27 +185,30 @@ export const CLIENT_SCRIPT = String.raw`
     var timed = D.jobs.filter(function (j) { return j.start != null; });
     var index = new Map();
     D.jobs.forEach(function (j, i) { index.set(j, i); });
-    var sec = el('section', { id: 'timeline' }, [el('h2', { text: 'Timeline' })]);
+    var sec = el('section', { id: 'timeline' }, [el('div', { cls: 'row' }, [el('h2', { text: 'Timeline' }), el('span', { cls: 'sub', text: 'one row per job slot \u00b7 time since the run started' })])]);
     app.appendChild(sec);
     if (timed.length === 0) { sec.appendChild(el('p', { cls: 'sub', text: 'No job ran in this run.' })); return; }
-    var span = D.durationMs || 1;
-    timed.forEach(function (j) { var e = j.end != null ? j.end : span; if (e > span) span = e; });
+    // The axis runs from the first job's start to the last job's end (time before the first job,
+    // such as version commands, is left out); labels count from the run's start.
+    var lo = Infinity, span = 0;
+    timed.forEach(function (j) { if (j.start < lo) lo = j.start; var e = j.end != null ? j.end : D.durationMs || j.start; if (e > span) span = e; });
+    if (span <= lo) span = lo + 1;
     var slots = Math.max(D.slots, 1);
     var rowH = slots > 60 ? 6 : slots > 20 ? 10 : 22, left = 70, right = 20, top = 8, axis = 26;
     var width = 1180, plotW = width - left - right, height = top + slots * rowH + axis;
     var s = svg('svg', { width: '100%', viewBox: '0 0 ' + width + ' ' + height, id: 'gantt', role: 'img', preserveAspectRatio: 'xMinYMin meet' });
-    var x = function (ms) { return left + (ms / span) * plotW; };
+    var x = function (ms) { return left + ((ms - lo) / (span - lo)) * plotW; };
     for (var r = 0; r < slots; r++) {
       if (r % 2 === 0) s.appendChild(svg('rect', { x: left, y: top + r * rowH, width: plotW, height: rowH, fill: '#f3f5f8' }));
       if (rowH >= 10) s.appendChild(svg('text', { x: left - 8, y: top + r * rowH + rowH / 2 + 4, 'text-anchor': 'end', 'class': 'muted', 'font-size': 11 }, 'slot ' + (r + 1)));
     }
-    var steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800, 86400];
+    var steps = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 14400, 28800, 86400];
     var step = steps[steps.length - 1];
-    for (var k = 0; k < steps.length; k++) if (span / 1000 / steps[k] <= 10) { step = steps[k]; break; }
-    for (var t = 0; t * 1000 <= span; t += step) {
+    for (var k = 0; k < steps.length; k++) if ((span - lo) / 1000 / steps[k] <= 10) { step = steps[k]; break; }
+    for (var t = Math.ceil(lo / 1000 / step) * step; t * 1000 <= span; t += step) {
       var tx = x(t * 1000);
       s.appendChild(svg('line', { x1: tx, x2: tx, y1: top, y2: top + slots * rowH, stroke: '#e3e6eb' }));
-      s.appendChild(svg('text', { x: tx, y: top + slots * rowH + 16, 'text-anchor': 'middle', 'class': 'muted', 'font-size': 11 }, secs(t)));
+      s.appendChild(svg('text', { x: tx, y: top + slots * rowH + 16, 'text-anchor': 'middle', 'class': 'muted', 'font-size': 11 }, secs(Math.round(t * 10) / 10)));
     }
     var frag = document.createDocumentFragment();
     timed.forEach(function (j) {

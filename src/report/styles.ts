@@ -45,6 +45,7 @@ tr.detail td{background:#fafbfc}
 input[type=search]{font:inherit;font-size:13px;padding:4px 8px;border:1px solid var(--line);border-radius:6px;min-width:240px}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:18px}
 @media (max-width:900px){.grid2{grid-template-columns:1fr}}
+#tools{margin-top:18px}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0;font-size:13px}
 dl.kv dt{color:var(--muted)}dl.kv dd{margin:0;word-break:break-all}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}

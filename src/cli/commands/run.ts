@@ -91,6 +91,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
         env: ctx.env as NodeJS.ProcessEnv,
         secrets: ctx.secrets,
       }));
+    await recorder?.recordTools();
     // The run's own log gets what a non-terminal run shows, without colour.
     const logged = recorder === undefined ? undefined : makeProgress(checked.jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
     const onEvent = recorder === undefined

@@ -2,7 +2,7 @@
 // sample sheet hashes, each rule's environment, and tool versions (a rule's `version_command`, and
 // MultiQC-style versions.yml files). Data in, data out; the only I/O is reading files and running
 // the declared version commands.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -72,31 +72,33 @@ export function environments(workflow: Workflow): EnvironmentRecord[] {
 
 /**
  * Run each rule's `version_command` once, inside the rule's environment (launch gives the argv),
- * bounded in time; the first non-empty line of its output is the version.
+ * all at once and each bounded in time; the first non-empty line of its output is the version.
  */
 export function toolVersions(
   rules: readonly { rule: string; command: string; argv: string[]; env?: Record<string, string> }[],
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
-): ToolVersion[] {
-  const out: ToolVersion[] = [];
-  for (const r of rules) {
-    const res = spawnSync(r.argv[0]!, r.argv.slice(1), {
-      cwd: options.cwd,
-      env: r.env ? { ...options.env, ...r.env } : options.env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 10_000,
-      maxBuffer: 1024 * 1024,
-    });
-    const text = `${res.stdout ?? ''}\n${res.stderr ?? ''}`;
-    const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '');
-    if (res.status === 0 && line !== undefined) out.push({ rule: r.rule, command: r.command, version: line.slice(0, 200) });
-    else {
-      const why = res.error?.message ?? (res.signal ? `stopped by ${res.signal}` : `exit ${res.status}`);
-      out.push({ rule: r.rule, command: r.command, version: null, error: why });
-    }
-  }
-  return out;
+): Promise<ToolVersion[]> {
+  return Promise.all(
+    rules.map(
+      (r) =>
+        new Promise<ToolVersion>((resolve) => {
+          execFile(
+            r.argv[0]!,
+            r.argv.slice(1),
+            { cwd: options.cwd, env: r.env ? { ...options.env, ...r.env } : options.env, encoding: 'utf8', timeout: options.timeoutMs ?? 10_000, maxBuffer: 1024 * 1024 },
+            (err, stdout, stderr) => {
+              const line = `${stdout}\n${stderr}`.split('\n').map((l) => l.trim()).find((l) => l !== '');
+              if (err === null && line !== undefined) resolve({ rule: r.rule, command: r.command, version: line.slice(0, 200) });
+              else {
+                const e = err as (Error & { code?: number | string; signal?: string; killed?: boolean }) | null;
+                const why = e === null ? 'printed nothing' : e.killed ? 'ran past 10 s and was stopped' : typeof e.code === 'number' ? `exit ${e.code}` : e.signal ? `stopped by ${e.signal}` : e.message;
+                resolve({ rule: r.rule, command: r.command, version: null, error: why });
+              }
+            },
+          );
+        }),
+    ),
+  );
 }
 
 /**

@@ -33,7 +33,7 @@ export interface RecorderStart {
   /** Values never written (credentials, sensitive config): replaced by *** in every file. */
   secrets: ReadonlySet<string>;
   now?: () => Date;
-  /** Sampling interval of the resource sampler (default 200 ms). */
+  /** Sampling interval of the resource sampler (default 100 ms). */
   sampleMs?: number;
 }
 
@@ -65,6 +65,7 @@ export class RunRecorder {
   readonly #log: Appender;
   readonly #scrub: (text: string) => string;
   readonly #versionFiles: string[];
+  readonly #versionCommands: ReturnType<typeof firstOfEachRule>;
   readonly #workflowDir: string;
   readonly #env: NodeJS.ProcessEnv;
   /** Free job slots, for the timeline: a job takes the lowest free one as it starts. */
@@ -92,8 +93,7 @@ export class RunRecorder {
     } catch {
       user = undefined;
     }
-    // Tools first, before any job: their processes are not a job's (see sampler.ts on reaping).
-    const tools = toolVersions(firstOfEachRule(start.jobs, wf), { cwd: wf.dir, env: start.env });
+    this.#versionCommands = firstOfEachRule(start.jobs, wf);
     this.#meta = {
       version: RECORD_VERSION,
       id: this.id,
@@ -110,7 +110,7 @@ export class RunRecorder {
       executor: start.executor,
       ...(start.limits !== undefined ? { limits: start.limits } : {}),
       environments: environments(wf),
-      tools,
+      tools: [],
       versionsFiles: [],
       counts: { planned: start.plan.summary.jobs, toRun: start.jobs.length, done: 0, failed: 0, blocked: 0, interrupted: 0, notStarted: 0 },
     };
@@ -122,6 +122,16 @@ export class RunRecorder {
     this.#trace = new Appender(path.join(this.dir, 'trace.jsonl'), this.#scrub);
     this.#traceTsv = new Appender(path.join(this.dir, 'trace.tsv'), this.#scrub);
     this.#log = new Appender(path.join(this.dir, 'log.txt'), (t) => this.#scrub(stripAnsi(t)));
+  }
+
+  /**
+   * Run the rules' version commands (together) and record what they print. Call it before the first
+   * job starts: their processes are reaped by this one, and must not count as a job's (sampler.ts).
+   */
+  async recordTools(): Promise<void> {
+    if (this.#versionCommands.length === 0) return;
+    this.#meta.tools = await toolVersions(this.#versionCommands, { cwd: this.#workflowDir, env: this.#env });
+    this.#writeMeta();
   }
 
   /** The run's own log: give it to a plain (non-terminal, colourless) progress as its stream. */
@@ -266,15 +276,24 @@ export class RunRecorder {
     if (live.slot !== null) this.#slots[live.slot] = false;
     const job = this.#specs.get(live.id);
     const spec = job?.spec;
+    // Attempts add up (CPU, I/O); the peak is the largest attempt's.
     const sum = (pick: (u: Usage) => number | null) => {
-      const vals = live.usage.map(pick).filter((v): v is number => v !== null);
-      return vals.length === 0 ? null : vals.reduce((a, b) => a + b, 0);
+      let total: number | null = null;
+      for (const u of live.usage) {
+        const v = pick(u);
+        if (v !== null) total = (total ?? 0) + v;
+      }
+      return total;
     };
     const max = (pick: (u: Usage) => number | null) => {
-      const vals = live.usage.map(pick).filter((v): v is number => v !== null);
-      return vals.length === 0 ? null : Math.max(...vals);
+      let top: number | null = null;
+      for (const u of live.usage) {
+        const v = pick(u);
+        if (v !== null && (top === null || v > top)) top = v;
+      }
+      return top;
     };
-    const methods = [...new Set(live.usage.map((u) => u.cpuMethod))];
+    const methods = live.usage.length === 1 ? [live.usage[0]!.cpuMethod] : [...new Set(live.usage.map((u) => u.cpuMethod))];
     const row: TraceRow = {
       id: live.id,
       rule: spec?.rule ?? result?.rule ?? live.id.replace(/\[.*$/, ''),

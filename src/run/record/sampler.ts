@@ -1,9 +1,10 @@
 // What a local job's processes cost, measured from /proc (Linux). Two sources, combined:
 //
-// 1. Sampling. Every `intervalMs` (once some job has run that long: a pass costs the same for one
-//    job or ten, and a run of short jobs should not pay for passes that find nothing worth
-//    measuring) one pass over /proc finds the processes of each running job's
-//    process group (the job's shell is the leader; everything it starts inherits the group) and sums
+// 1. Sampling. Every 100 ms the leader of each job older than that is read; every 500 ms, once
+//    some job has run that long (a pass costs the same for one job or ten, and a run of short jobs
+//    should not pay for passes that find nothing worth measuring), one pass over /proc finds the
+//    processes of each running job's process group (the job's shell is the leader; everything it
+//    starts inherits the group) and sums
 //    their CPU times, including the `cutime`/`cstime` totals of children they already reaped, their
 //    resident memory (and the largest VmHWM), and their rchar/wchar I/O counters. The largest sum
 //    seen is the job's figure so far. Sampling alone misses the last interval of a job's life.
@@ -16,7 +17,7 @@
 // Memory and I/O come from sampling only (a job shorter than one interval reports none).
 // Where /proc is missing (macOS, BSD), every figure is null and the run goes on as before.
 import { openSync, readSync } from 'node:fs';
-import { CLOCK_TICKS, listPids, parseStat, procAvailable, readIo, readMemory, readStat } from './proc.js';
+import { CLOCK_TICKS, listPids, parseStat, procAvailable, readIo, readMemory, readStat, type ProcStat } from './proc.js';
 
 export interface Usage {
   userSeconds: number | null;
@@ -49,6 +50,9 @@ interface Ticks {
 export class ResourceSampler {
   readonly enabled: boolean;
   readonly #intervalMs: number;
+  readonly #scanMs: number;
+  #lastScan = 0;
+  #started = false;
   readonly #groups = new Map<string, Group>();
   /** Groups settled from a reap reading before their own `end` call. */
   readonly #settled = new Map<string, Usage>();
@@ -57,17 +61,21 @@ export class ResourceSampler {
   #timer: NodeJS.Timeout | undefined;
   #base: Ticks = { user: 0, system: 0 };
 
-  constructor(options: { intervalMs?: number; enabled?: boolean } = {}) {
-    this.#intervalMs = options.intervalMs ?? 200;
+  constructor(options: { intervalMs?: number; scanMs?: number; enabled?: boolean } = {}) {
+    this.#intervalMs = options.intervalMs ?? 100;
+    this.#scanMs = options.scanMs ?? 500;
     this.enabled = options.enabled ?? procAvailable();
   }
 
   /** A job attempt's process group exists. */
   begin(key: string, pgid: number): void {
     if (!this.enabled) return;
-    // Nothing of ours is running: whatever this process reaped before (environment preparation,
-    // version commands) is not a job's, so the reap window starts now.
-    if (this.#groups.size === 0) this.#base = selfTicks() ?? this.#base;
+    // The first job: whatever this process reaped before (environment preparation, version
+    // commands) is not a job's, so the reap window starts now. Later windows start at each reap.
+    if (!this.#started) {
+      this.#started = true;
+      this.#base = selfTicks() ?? this.#base;
+    }
     this.#groups.set(key, { pgid, since: Date.now(), user: 0, system: 0, rss: 0, read: 0, written: 0, samples: 0 });
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.tick(), this.#intervalMs);
@@ -89,11 +97,8 @@ export class ResourceSampler {
     const now = selfTicks();
     const reaped: [string, Group][] = [[key, group]];
     for (const [k, g] of this.#groups) if (k !== key && !exists(g.pgid)) reaped.push([k, g]);
+    // The timer stays until close(): an idle tick costs nothing, and restarting it per job would.
     for (const [k] of reaped) this.#groups.delete(k);
-    if (this.#groups.size === 0 && this.#timer !== undefined) {
-      clearInterval(this.#timer);
-      this.#timer = undefined;
-    }
     if (now === undefined) return usage(group, group.user, group.system, 'sampled');
     const delta = { user: now.user - this.#base.user, system: now.system - this.#base.system };
     this.#base = now;
@@ -112,13 +117,34 @@ export class ResourceSampler {
     return usage(group, group.user + extraUser, group.system + extraSystem, 'shared');
   }
 
-  /** One pass over /proc for every running group. */
+  /**
+   * Every interval: a job younger than the scan interval gets its leader read alone (three small
+   * reads: a single-process job, the usual `sh -c tool` that became `tool`, is fully measured); once
+   * some job is older, one pass over /proc per scan interval finds every group's members.
+   */
   tick(): void {
     if (this.#groups.size === 0) return;
-    const due = Date.now() - this.#intervalMs;
-    let old = false;
-    for (const g of this.#groups.values()) if (g.since <= due) old = true;
-    if (!old) return;
+    const now = Date.now();
+    let scan = false;
+    if (now - this.#lastScan >= this.#scanMs) for (const g of this.#groups.values()) if (now - g.since >= this.#scanMs) scan = true;
+    if (scan) {
+      this.#lastScan = now;
+      this.#scan();
+      return;
+    }
+    for (const g of this.#groups.values()) {
+      if (now - g.since < this.#intervalMs) continue;
+      const sum = emptySum();
+      const st = readStat(g.pgid);
+      if (st !== undefined && st.pgrp === g.pgid) {
+        addProcess(sum, g.pgid, st);
+        apply(g, sum);
+      }
+    }
+  }
+
+  /** One pass over /proc for every running group. */
+  #scan(): void {
     const pids = listPids();
     if (pids === undefined) return;
     const byPgid = new Map<number, Group[]>();
@@ -127,7 +153,7 @@ export class ResourceSampler {
       if (list === undefined) byPgid.set(g.pgid, [g]);
       else list.push(g);
     }
-    const sums = new Map<number, { user: number; system: number; rss: number; hwm: number; read: number; written: number }>();
+    const sums = new Map<number, Sum>();
     const known = new Map<number, number>();
     for (const pid of pids) {
       let pgrp = this.#known.get(pid);
@@ -139,36 +165,12 @@ export class ResourceSampler {
         known.set(pid, pgrp);
         if (!byPgid.has(pgrp)) continue;
         let sum = sums.get(pgrp);
-        if (sum === undefined) sums.set(pgrp, (sum = { user: 0, system: 0, rss: 0, hwm: 0, read: 0, written: 0 }));
-        sum.user += st.utime + st.cutime;
-        sum.system += st.stime + st.cstime;
-        if (!st.zombie) {
-          const mem = readMemory(pid);
-          if (mem !== undefined) {
-            sum.rss += mem.rss;
-            if (mem.hwm > sum.hwm) sum.hwm = mem.hwm;
-          }
-        }
-        const io = readIo(pid);
-        if (io !== undefined) {
-          sum.read += io.read;
-          sum.written += io.written;
-        }
+        if (sum === undefined) sums.set(pgrp, (sum = emptySum()));
+        addProcess(sum, pid, st);
       } else known.set(pid, pgrp);
     }
     this.#known = known;
-    for (const [pgid, sum] of sums) {
-      for (const g of byPgid.get(pgid) ?? []) {
-        g.samples += 1;
-        if (sum.user + sum.system >= g.user + g.system) {
-          g.user = sum.user;
-          g.system = sum.system;
-        }
-        g.rss = Math.max(g.rss, sum.rss, sum.hwm);
-        g.read = Math.max(g.read, sum.read);
-        g.written = Math.max(g.written, sum.written);
-      }
-    }
+    for (const [pgid, sum] of sums) for (const g of byPgid.get(pgid) ?? []) apply(g, sum);
   }
 
   close(): void {
@@ -178,12 +180,55 @@ export class ResourceSampler {
   }
 }
 
+interface Sum {
+  user: number;
+  system: number;
+  rss: number;
+  hwm: number;
+  read: number;
+  written: number;
+}
+
+function emptySum(): Sum {
+  return { user: 0, system: 0, rss: 0, hwm: 0, read: 0, written: 0 };
+}
+
+function addProcess(sum: Sum, pid: number, st: ProcStat): void {
+  sum.user += st.utime + st.cutime;
+  sum.system += st.stime + st.cstime;
+  if (!st.zombie) {
+    const mem = readMemory(pid);
+    if (mem !== undefined) {
+      sum.rss += mem.rss;
+      if (mem.hwm > sum.hwm) sum.hwm = mem.hwm;
+    }
+  }
+  const io = readIo(pid);
+  if (io !== undefined) {
+    sum.read += io.read;
+    sum.written += io.written;
+  }
+}
+
+/** A sample of a group: the largest figures seen are kept. */
+function apply(g: Group, sum: Sum): void {
+  g.samples += 1;
+  if (sum.user + sum.system >= g.user + g.system) {
+    g.user = sum.user;
+    g.system = sum.system;
+  }
+  g.rss = Math.max(g.rss, sum.rss, sum.hwm);
+  g.read = Math.max(g.read, sum.read);
+  g.written = Math.max(g.written, sum.written);
+}
+
 function usage(g: Group, userTicks: number, systemTicks: number, cpuMethod: Usage['cpuMethod']): Usage {
   const sampled = g.samples > 0;
   return {
     userSeconds: userTicks / CLOCK_TICKS,
     systemSeconds: systemTicks / CLOCK_TICKS,
-    peakRssBytes: sampled ? g.rss : null,
+    // A sample that saw only a zombie or an exiting shell has no memory to tell.
+    peakRssBytes: sampled && g.rss > 0 ? g.rss : null,
     readBytes: sampled ? g.read : null,
     writtenBytes: sampled ? g.written : null,
     samples: g.samples,

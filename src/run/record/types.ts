@@ -135,7 +135,9 @@ function round(v: number | null): number | null {
 /** A TSV cell: tabs, newlines and backslashes escaped, so each row stays one line. */
 export function tsvCell(v: string | number | null): string {
   if (v === null) return '';
-  return String(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
+  if (typeof v === 'number') return String(v);
+  if (!/[\t\n\r\\]/.test(v)) return v;
+  return v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
 }
 
 export function traceHeader(): string {
