@@ -425,18 +425,21 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     options: (r) => ok(defined({ query: list(r.args[0]), limit: str(r.flags.limit) })),
     load: async () => (await import('./commands/ai-lookup.js')).lookupSkill,
   }),
-  entry<{ from?: string; to?: string; stats?: boolean; limit?: string }>({
+  entry<{ from?: string; to?: string; stats?: boolean; limit?: string; assay?: string; mixed?: boolean }>({
     path: ['ai', 'lookup', 'pipeline'],
     bundle: 'more',
     module: 'cli/commands/ai-lookup.js',
-    description: 'what usually follows a step, or the shortest paths between two, with the data on each edge',
+    description: 'what usually follows a step, or the routes between two as pipelines run them, with the data on each edge',
     define: (c) =>
       c
         .option('--from <step>', 'a step: node id, alias or tool (e.g. fastp, star, featurecounts)')
-        .option('--to <step>', 'with --from: the shortest paths to this step; alone: what precedes it')
+        .option('--to <step>', 'with --from: the routes to this step, best practice first; alone: what precedes it')
+        .option('--assay <assay>', 'with --from and --to: keep to the pipelines of one assay (rna-seq, dna-variants, atac-seq, ...)')
+        .option('--mixed', 'with --from and --to: also list routes that join steps of different pipelines')
         .option('--stats', 'counts of the pipeline graph')
-        .option('--limit <n>', 'how many shortest paths to list (1-50, default 5)'),
-    options: (r) => ok(defined({ from: str(r.flags.from), to: str(r.flags.to), stats: flag(r.flags.stats), limit: str(r.flags.limit) })),
+        .option('--limit <n>', 'how many routes to list (1-50, default 5)'),
+    options: (r) =>
+      ok(defined({ from: str(r.flags.from), to: str(r.flags.to), stats: flag(r.flags.stats), limit: str(r.flags.limit), assay: str(r.flags.assay), mixed: flag(r.flags.mixed) })),
     load: async () => (await import('./commands/ai-lookup.js')).lookupPipeline,
   }),
 ];

@@ -54,16 +54,35 @@ describe('ai lookup skill', () => {
 });
 
 describe('ai lookup pipeline', () => {
-  it('--from X --to Y: shortest paths with the data on each edge', () => {
+  it('--from X --to Y: routes as pipelines run them, with the data on each edge and the assay', () => {
     const r = run(['ai', 'lookup', 'pipeline', '--from', 'fastp', '--to', 'featurecounts']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^fastp → featurecounts: \d+ shortest paths? of 2 transitions/);
-    expect(r.stdout).toContain('path 1: fastp → ');
+    expect(r.stdout).toMatch(/^fastp → featurecounts \(rna-seq\): \d+ routes?, best practice first/);
+    expect(r.stdout).toMatch(/route 1: fastp → \S+ → featurecounts {2}\(as run by nf-core\/rnaseq\)/);
     expect(r.stdout).toMatch(/star-align → featurecounts: BAM {2}\(nf-core\/rnaseq\)/);
     const j = json(['ai', 'lookup', 'pipeline', '--from', 'fastp', '--to', 'featurecounts']).json as any;
     expect(j.action).toBe('path');
+    expect(j.assay).toBe('rna-seq');
     expect(j.steps).toBe(2);
     expect(j.paths.some((p: any) => p.nodes.join(' ') === 'fastp star-align featurecounts' && p.edges[1].data.includes('BAM'))).toBe(true);
+    expect(j.paths.every((p: any) => p.mixed === false && p.assays.includes('rna-seq'))).toBe(true);
+  });
+
+  it('--assay keeps to one assay; an unknown assay is KN010 with the list', () => {
+    const j = json(['ai', 'lookup', 'pipeline', '--from', 'featurecounts', '--to', 'deseq2', '--assay', 'atac-seq']).json as any;
+    expect(j.paths[0].pipelines).toContain('nf-core/atacseq');
+    const bad = json(['ai', 'lookup', 'pipeline', '--from', 'fastp', '--to', 'deseq2', '--assay', 'astrology']);
+    expect(bad.code).toBe(2);
+    expect(JSON.stringify(bad.json)).toContain('KN010');
+  });
+
+  it('flags a weak skill match and reads a typo', () => {
+    const weak = json(['ai', 'lookup', 'skill', 'cryo-EM particle picking']).json as any;
+    expect(weak.weak).toBe(true);
+    expect(run(['ai', 'lookup', 'skill', 'cryo-EM particle picking']).stdout).toContain('Weak match');
+    const typo = json(['ai', 'lookup', 'skill', 'mutec2']).json as any;
+    expect(typo.did_you_mean).toEqual({ mutec2: 'mutect2' });
+    expect(typo.results[0].name).toBe('gatk-mutect2');
   });
 
   it('--from alone lists what usually follows (node found by tool or alias, any case)', () => {

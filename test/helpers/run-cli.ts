@@ -25,6 +25,8 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     encoding: 'utf8',
     // Only a hung process is killed; a slow one on a busy host is not a failure.
     timeout: options.timeoutMs ?? 240_000,
+    // `ai status --json` over hundreds of skills is more than spawnSync's 1 MiB default.
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

@@ -1,12 +1,12 @@
 // The answers of `ai lookup skill|pipeline` and of the lookup_skill / lookup_pipeline tools, built
 // once: a JSON document, the plain text a person or a model reads, and at most one problem (a
 // stable KN code). The CLI and the tools only choose how to deliver them.
-import { findNode, graphStats, shortestPaths, transitions, type NodeLookup } from './graph.js';
-import { searchSkills, whyMatched } from './search.js';
+import { findNode, graphStats, routes, transitions, type NodeLookup } from './graph.js';
+import { searchSkills, spellingSuggestions, whyMatched } from './search.js';
 import type { GraphEdge, GraphNode, KnowledgeIndex } from './types.js';
 
 export interface Problem {
-  code: 'KN003' | 'KN004' | 'KN005' | 'KN006' | 'KN007' | 'KN008';
+  code: 'KN003' | 'KN004' | 'KN005' | 'KN006' | 'KN007' | 'KN008' | 'KN010';
   message: string;
   hint?: string;
 }
@@ -21,10 +21,25 @@ const DESCRIPTION_WIDTH = 110;
 const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
 export function skillAnswer(index: KnowledgeIndex, query: string, limit = 5): Answer {
-  const { clauses, hits } = searchSkills(index, query, limit);
-  const base = { query, clauses: clauses.map((c) => ({ text: c.text, ...(c.expansion ? { expansion: c.expansion } : {}) })), skill_count: index.skills.length };
+  let search = searchSkills(index, query, limit);
+  // A word no skill contains may be a typo: when the query as typed answers poorly, search again
+  // with the nearest words of the library, and say so.
+  const typos = spellingSuggestions(index, query);
+  let corrected: string | undefined;
+  if (typos.length > 0 && (search.weak || search.hits.length === 0)) {
+    corrected = typos.reduce((q, t) => q.replace(new RegExp(`\\b${t.word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gi'), t.suggestion), query);
+    search = searchSkills(index, corrected, limit);
+  }
+  const { clauses, hits, weak, unanswered } = search;
+  const base = {
+    query,
+    ...(corrected !== undefined ? { corrected_query: corrected } : {}),
+    ...(typos.length > 0 ? { did_you_mean: Object.fromEntries(typos.map((t) => [t.word, t.suggestion])) } : {}),
+    clauses: clauses.map((c) => ({ text: c.text, ...(c.expansion ? { expansion: c.expansion } : {}) })),
+    skill_count: index.skills.length,
+  };
   if (clauses.length === 0)
-    return { json: { ...base, results: [] }, text: '', problem: { code: 'KN007', message: `the query ${JSON.stringify(query)} has no words to search for` } };
+    return { json: { ...base, weak: true, results: [] }, text: '', problem: { code: 'KN007', message: `the query ${JSON.stringify(query)} has no words to search for` } };
   const results = hits.map((h, i) => ({
     rank: i + 1,
     name: h.name,
@@ -37,17 +52,23 @@ export function skillAnswer(index: KnowledgeIndex, query: string, limit = 5): An
     matched: h.matched,
     why: whyMatched(h),
   }));
-  if (results.length === 0)
-    return { json: { ...base, results }, text: '', problem: { code: 'KN006', message: `no built-in skill matched ${JSON.stringify(query)} (of ${index.skills.length})` } };
+  const json = { ...base, weak, unanswered, results };
+  if (results.length === 0) return { json, text: '', problem: { code: 'KN006', message: `no built-in skill matched ${JSON.stringify(query)} (of ${index.skills.length})` } };
   const expansions = clauses.filter((c) => c.expansion).map((c) => `${c.text} = ${c.expansion}`);
-  const lines = [`Built-in skills matching the query (${results.length} shown of ${index.skills.length}${expansions.length > 0 ? `; read ${expansions.join(', ')}` : ''}):`];
+  const lines: string[] = [];
+  if (corrected !== undefined) lines.push(`Searched for "${corrected}" (did you mean ${typos.map((t) => `"${t.suggestion}" for "${t.word}"`).join(', ')}?)`);
+  lines.push(`Built-in skills matching the query (${results.length} shown of ${index.skills.length}${expansions.length > 0 ? `; read ${expansions.join(', ')}` : ''}):`);
+  if (weak)
+    lines.push(
+      `Weak match: no built-in skill answers ${unanswered.length > 0 ? unanswered.map((u) => `"${u}"`).join(', ') : 'the query'}; treat these as distant, not as the tool for the task.`,
+    );
   for (const r of results) {
     lines.push(`${String(r.rank).padStart(2)}. ${r.name}  [${r.domain || 'no domain'}]  tool: ${r.tool || '-'}  score ${r.score.toFixed(2)}`);
     lines.push(`    ${cut(r.description, DESCRIPTION_WIDTH)}`);
     lines.push(`    matched ${r.why}`);
   }
-  lines.push('', 'Show one with `oxo-flow ai skills show builtin/NAME`; activate it with skills = ["NAME"].');
-  return { json: { ...base, results }, text: lines.join('\n') };
+  lines.push('', 'Read one with the read_skill tool (name "builtin/NAME") or `oxo-flow ai skills show builtin/NAME`; activate it with skills = ["NAME"].');
+  return { json, text: lines.join('\n') };
 }
 
 export interface PipelineQuery {
@@ -56,6 +77,10 @@ export interface PipelineQuery {
   stats?: boolean;
   /** Most paths listed. */
   limit?: number;
+  /** Keep to the pipelines of this assay. */
+  assay?: string;
+  /** Also list routes that join steps of different pipelines. */
+  mixed?: boolean;
 }
 
 const nodeJson = (n: GraphNode) => ({ id: n.id, label: n.label, domain: n.domain, tools: n.tools, aliases: n.aliases, kind: n.kind });
@@ -112,15 +137,30 @@ export function pipelineAnswer(index: KnowledgeIndex, q: PipelineQuery): Answer 
   const to = node(q.to);
 
   if (from && to) {
-    const paths = shortestPaths(graph, from.id, to.id, q.limit ?? 5);
-    const json = { action: 'path', from: nodeJson(from), to: nodeJson(to), steps: paths[0]?.length ?? null, paths: paths.map((p) => ({ nodes: [from.id, ...p.map((e) => e.to)], edges: p.map(edgeJson) })) };
+    const known = new Set(Object.values(graph.assays ?? {}));
+    if (q.assay !== undefined && !known.has(q.assay))
+      return { json: { action: 'path' }, text: '', problem: { code: 'KN010', message: `no pipeline of the graph serves the assay "${q.assay}"`, hint: `assays: ${[...known].sort().join(', ')}` } };
+    const found = routes(graph, from.id, to.id, { limit: q.limit ?? 5, ...(q.assay !== undefined ? { assay: q.assay } : {}), ...(q.mixed ? { mixed: true } : {}) });
+    const paths = found.routes;
+    const json = {
+      action: 'path',
+      from: nodeJson(from),
+      to: nodeJson(to),
+      assay: found.inferredAssay ?? null,
+      other_assays: found.otherAssays,
+      steps: paths[0]?.edges.length ?? null,
+      paths: paths.map((r) => ({ nodes: [from.id, ...r.edges.map((e) => e.to)], pipelines: r.pipelines, assays: r.assays, mixed: r.mixed, edges: r.edges.map(edgeJson) })),
+    };
     if (paths.length === 0)
-      return { json, text: '', problem: { code: 'KN005', message: `no path from ${from.id} to ${to.id} in the pipeline graph` } };
-    const lines = [`${from.id} → ${to.id}: ${paths.length} shortest path${paths.length === 1 ? '' : 's'} of ${paths[0]!.length} transition${paths[0]!.length === 1 ? '' : 's'}`];
-    paths.forEach((p, i) => {
-      lines.push('', `path ${i + 1}: ${[from.id, ...p.map((e) => e.to)].join(' → ')}`);
-      for (const e of p) lines.push(`  ${e.from} → ${e.to}: ${e.data.join(', ')}  (${e.pipelines.join(', ')})`);
+      return { json, text: '', problem: { code: 'KN005', message: `no path from ${from.id} to ${to.id} in the pipeline graph${q.assay ? ` for the assay ${q.assay}` : ''}`, ...(q.assay ? { hint: 'leave out --assay to search every assay' } : {}) } };
+    const head = found.inferredAssay !== undefined && !paths[0]!.mixed ? `${from.id} → ${to.id} (${found.inferredAssay}): ` : `${from.id} → ${to.id}: `;
+    const lines = [`${head}${paths.length} route${paths.length === 1 ? '' : 's'}, best practice first`];
+    paths.forEach((r, i) => {
+      const by = r.mixed ? 'mixed: joins steps of different pipelines, check it before use' : `as run by ${r.pipelines.join(', ')}`;
+      lines.push('', `route ${i + 1}: ${[from.id, ...r.edges.map((e) => e.to)].join(' → ')}  (${by})`);
+      for (const e of r.edges) lines.push(`  ${e.from} → ${e.to}: ${e.data.join(', ')}  (${e.pipelines.join(', ')})`);
     });
+    if (found.otherAssays.length > 0 && q.assay === undefined) lines.push('', `Other assays with a route: ${found.otherAssays.join(', ')} (--assay NAME).`);
     return { json, text: lines.join('\n') };
   }
 

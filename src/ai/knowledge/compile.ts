@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { BuiltinManifest, ManifestEntry } from '../skills/builtin-manifest.js';
 import { parseMdSkill } from '../skills/parse-md-skill.js';
 import { singleLine } from '../skills/prompt-text.js';
+import { checkGraph, parsePipelines } from './graph-check.js';
 import { parseGraph } from './graph-source.js';
 import { documentTerms } from './tokenize.js';
 import { encodePostings, FIELDS, packFrequencies, type GraphEdge, type GraphNode, type IndexedSkill, type IndexFile } from './types.js';
@@ -28,12 +29,19 @@ function meta(parsed: { metadata?: Record<string, string>; domains: string[]; pr
   return '';
 }
 
-/** The distinct pipelines on the edges of every node that runs `tool` (case-insensitive). */
-function pipelinesOfTool(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, tool: string): number {
+/** A maintained pipeline, or a tool's published best practice: what makes a tool standard for a step. */
+const counts = (p: string) => p.startsWith('nf-core/') || /best[ -]practices/.test(p);
+
+/**
+ * How many maintained pipelines (and best-practice guides) run a skill's step: the graph node the
+ * skill is named after (its id or an alias), else every node that runs the skill's tool.
+ */
+function pipelinesOfSkill(graph: { nodes: GraphNode[]; edges: GraphEdge[] }, name: string, tool: string): number {
+  const own = graph.nodes.filter((n) => n.id === name || n.aliases.includes(name));
   const key = tool.toLowerCase();
-  const ids = new Set(graph.nodes.filter((n) => n.tools.some((t) => t.toLowerCase() === key)).map((n) => n.id));
-  const pipelines = new Set(graph.edges.filter((e) => ids.has(e.from) || ids.has(e.to)).flatMap((e) => e.pipelines));
-  return pipelines.size;
+  const nodes = own.length > 0 ? own : graph.nodes.filter((n) => n.tools.some((t) => t.toLowerCase() === key));
+  const ids = new Set(nodes.map((n) => n.id));
+  return new Set(graph.edges.filter((e) => ids.has(e.from) || ids.has(e.to)).flatMap((e) => e.pipelines).filter(counts)).size;
 }
 
 export function compileKnowledge(root: string): Compiled {
@@ -105,7 +113,10 @@ export function compileKnowledge(root: string): Compiled {
   const read = (name: string) => readFileSync(path.join(graphDir, name), 'utf8');
   const graph = parseGraph({ nodes: read('nodes.tsv'), edges: read('edges.tsv'), standalone: read('standalone.tsv') });
   problems.push(...graph.problems.map((p) => `knowledge-graph/${p}`));
-  for (const skill of skills) skill.pipelines = pipelinesOfTool(graph, skill.tool);
+  const facts = { io: read('node-io.tsv'), pipelines: read('pipelines.tsv'), modules: read('pipeline-modules.tsv') };
+  problems.push(...checkGraph(graph, facts).map((p) => `knowledge-graph/${p}`));
+  const assays = Object.fromEntries(parsePipelines(facts.pipelines));
+  for (const skill of skills) skill.pipelines = pipelinesOfSkill(graph, skill.name, skill.tool);
 
   return {
     index: {
@@ -113,7 +124,7 @@ export function compileKnowledge(root: string): Compiled {
       skills,
       averageLengths: totals.map((t) => (skills.length > 0 ? t / skills.length : 0)),
       postings: Object.fromEntries([...postings].map(([term, flat]) => [term, encodePostings(flat)])),
-      graph: JSON.stringify({ nodes: graph.nodes, edges: graph.edges, standalone: graph.standalone }),
+      graph: JSON.stringify({ nodes: graph.nodes, edges: graph.edges, standalone: graph.standalone, assays }),
     },
     problems,
     ...(manifest ? { manifest: { format: 1, skills: manifest } } : {}),

@@ -2,6 +2,7 @@
 // body), each with its own length normalisation and document frequency, weighted and summed. The query is split into clauses,
 // one per word or known abbreviation; a clause scores by its best alternative (the words as typed,
 // or their synonym expansion at a discount), and a skill that answers more of the clauses ranks higher.
+import { nearestName } from '../../diagnostics/nearest-name.js';
 import { MAX_SYNONYM_WORDS, SYNONYMS } from './synonyms.js';
 import { analyse, termOf, words, type Word } from './tokenize.js';
 import { FIELDS, unpackFrequencies, type Field, type KnowledgeIndex } from './types.js';
@@ -65,8 +66,23 @@ export function queryClauses(query: string): Clause[] {
   return clauses;
 }
 
+export interface SkillSearch {
+  clauses: Clause[];
+  hits: SkillHit[];
+  /**
+   * True when the best hit is a poor answer: nothing matched, it answers less than half of the
+   * query, or it leaves out a specific word of it (one that few skills or none contain).
+   */
+  weak: boolean;
+  /** The query words the best hit does not answer. */
+  unanswered: string[];
+}
+
+/** A clause term is specific when fewer than this share of the skills contain it. */
+const SPECIFIC_SHARE = 0.15;
+
 /** The skills that match, best first (ties by name), at most `limit`. */
-export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): { clauses: Clause[]; hits: SkillHit[] } {
+export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): SkillSearch {
   const clauses = queryClauses(query);
   const n = index.skills.length;
   const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -108,7 +124,7 @@ export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): {
   const cache = new Map<string, ReturnType<typeof termScores>>();
   const scoresOf = (term: string) => cache.get(term) ?? (cache.set(term, termScores(term)), cache.get(term)!);
 
-  const total = new Map<number, { score: number; clauses: number; matched: Partial<Record<Field, string[]>> }>();
+  const total = new Map<number, { score: number; clauses: number; answered: Set<string>; matched: Partial<Record<Field, string[]>> }>();
   for (const clause of clauses) {
     // For each skill, the best alternative of this clause.
     const best = new Map<number, { score: number; part: number; hits: { surface: string; fields: Field[] }[] }>();
@@ -131,8 +147,9 @@ export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): {
       }
     }
     for (const [doc, v] of best) {
-      const cur = total.get(doc) ?? { score: 0, clauses: 0, matched: {} };
+      const cur = total.get(doc) ?? { score: 0, clauses: 0, answered: new Set<string>(), matched: {} };
       cur.score += v.score;
+      if (v.part >= 0.5) cur.answered.add(clause.text);
       // A clause partly answered (one word of a two-word expansion) counts as little towards
       // coverage as towards the score.
       cur.clauses += v.part * v.part;
@@ -141,16 +158,38 @@ export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): {
     }
   }
 
-  const hits: SkillHit[] = [...total].map(([doc, t]) => {
+  const ranked = [...total].map(([doc, t]) => {
     const s = index.skills[doc]!;
     // Coordination: a skill that answers every part of the query beats one that answers a part very well.
     const coverage = clauses.length > 0 ? t.clauses / clauses.length : 0;
     // Among near-equals, the tool more public pipelines run comes first (a small, bounded nudge).
     const prior = 1 + PRIOR * Math.log1p(s.pipelines);
-    return { name: s.name, domain: s.domain, tool: s.tool, toolType: s.toolType, description: s.description, score: round(t.score * coverage * coverage * prior), matched: t.matched };
+    const hit: SkillHit = { name: s.name, domain: s.domain, tool: s.tool, toolType: s.toolType, description: s.description, score: round(t.score * coverage * coverage * prior), matched: t.matched };
+    return { hit, answered: t.answered };
   });
-  hits.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { clauses, hits: hits.slice(0, Math.max(0, limit)) };
+  ranked.sort((a, b) => b.hit.score - a.hit.score || (a.hit.name < b.hit.name ? -1 : a.hit.name > b.hit.name ? 1 : 0));
+  const best = ranked[0];
+  const unanswered = best === undefined ? clauses.map((c) => c.text) : clauses.filter((c) => !best.answered.has(c.text)).map((c) => c.text);
+  const share = (c: Clause) => Math.max(...c.alternatives.flatMap((a) => a.words.map((w) => (index.postings(w.term)?.length ?? 0) / 2 / Math.max(1, n))), 0);
+  const specificLeftOut = clauses.some((c) => unanswered.includes(c.text) && share(c) < SPECIFIC_SHARE);
+  const weak = best === undefined || unanswered.length * 2 > clauses.length || specificLeftOut;
+  return { clauses, hits: ranked.slice(0, Math.max(0, limit)).map((r) => r.hit), weak, unanswered };
+}
+
+/**
+ * Likely typos in a query: each word that no skill contains, with the nearest word of the library's
+ * skill names, tools and domains ("mutec2" → "mutect2"), when one is close enough.
+ */
+export function spellingSuggestions(index: KnowledgeIndex, query: string): { word: string; suggestion: string }[] {
+  const vocabulary = new Set<string>();
+  for (const s of index.skills) for (const part of `${s.name} ${s.tool} ${s.domain}`.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (part.length >= 3) vocabulary.add(part);
+  const out: { word: string; suggestion: string }[] = [];
+  for (const w of analyse(query)) {
+    if (index.postings(w.term) !== undefined || vocabulary.has(w.surface) || w.surface.length < 4) continue;
+    const suggestion = nearestName(w.surface, vocabulary);
+    if (suggestion !== undefined) out.push({ word: w.surface, suggestion });
+  }
+  return out;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

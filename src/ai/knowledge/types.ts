@@ -40,6 +40,8 @@ export interface Graph {
   edges: GraphEdge[];
   /** Tools of built-in skills that are not a step of the graph, and why. */
   standalone: { tool: string; why: string }[];
+  /** The assay of each pipeline or guide that edges credit (knowledge-graph/pipelines.tsv). */
+  assays?: Record<string, string>;
 }
 
 /**

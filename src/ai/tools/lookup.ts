@@ -39,7 +39,7 @@ export function lookupTools(): ToolEntry[] {
       name: 'lookup_skill',
       description:
         'Search the built-in bioinformatics skill library (offline) for a task, tool or analysis, e.g. "paired-end adapter trimming", "somatic SNV calling", "STAR". ' +
-        'Returns ranked skills with domain, primary tool and why they matched; read one with its name as `oxo-flow ai skills show builtin/NAME`.',
+        'Returns ranked skills with domain, primary tool and why they matched, and says when the match is weak; read one with read_skill and the name "builtin/NAME".',
       inputSchema: {
         type: 'object',
         properties: {
@@ -60,7 +60,7 @@ export function lookupTools(): ToolEntry[] {
       name: 'lookup_pipeline',
       description:
         'Query the pipeline knowledge graph of analysis steps (drawn from nf-core and other public pipelines). ' +
-        'action "transitions": what usually follows (and precedes) a step; "path": the shortest paths from one step to another with the data types on each edge; "stats": counts. ' +
+        'action "transitions": what usually follows (and precedes) a step; "path": routes from one step to another as public pipelines run them (best practice first, one assay) with the data types on each edge; "stats": counts. ' +
         'Steps are named by node id, alias or tool (fastp, star, featurecounts, gatk-haplotypecaller).',
       inputSchema: {
         type: 'object',
@@ -69,6 +69,8 @@ export function lookupTools(): ToolEntry[] {
           step: { type: 'string', description: 'for transitions: the step' },
           from: { type: 'string', description: 'for path: the upstream step' },
           to: { type: 'string', description: 'for path: the downstream step' },
+          assay: { type: 'string', description: 'for path: keep to the pipelines of one assay (rna-seq, dna-variants, atac-seq, chip-seq, ...); default: the assay of the best route' },
+          mixed: { type: 'boolean', description: 'for path: also list routes that join steps of different pipelines (may mix assays)' },
         },
         additionalProperties: false,
       },
@@ -85,7 +87,8 @@ export function lookupTools(): ToolEntry[] {
           const from = optionalString(args.from);
           const to = optionalString(args.to);
           if (from === undefined || to === undefined) return { isError: true, text: 'action "path" needs "from" and "to"', code: 'TOOL003' };
-          return answer((index) => pipelineAnswer(index, { from, to }));
+          const assay = optionalString(args.assay);
+          return answer((index) => pipelineAnswer(index, { from, to, ...(assay !== undefined ? { assay } : {}), ...(args.mixed === true ? { mixed: true } : {}) }));
         }
         return { isError: true, text: `unknown action ${JSON.stringify(action)}: use transitions, path or stats`, code: 'TOOL003' };
       },

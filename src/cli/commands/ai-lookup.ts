@@ -42,13 +42,18 @@ export async function lookupSkill(opts: { query: string[]; limit?: string }, _ct
   return withIndex((index) => skillAnswer(index, opts.query.join(' '), limit));
 }
 
-export async function lookupPipeline(opts: { from?: string; to?: string; stats?: boolean; limit?: string }, _ctx: CliContext): Promise<CommandResult> {
+export async function lookupPipeline(
+  opts: { from?: string; to?: string; stats?: boolean; limit?: string; assay?: string; mixed?: boolean },
+  _ctx: CliContext,
+): Promise<CommandResult> {
   const limit = limitOf(opts.limit, 5);
   if (typeof limit !== 'number') return limit;
   return withIndex((index) =>
     pipelineAnswer(index, {
       ...(opts.from !== undefined ? { from: opts.from } : {}),
       ...(opts.to !== undefined ? { to: opts.to } : {}),
+      ...(opts.assay !== undefined ? { assay: opts.assay } : {}),
+      ...(opts.mixed === true ? { mixed: true } : {}),
       stats: opts.stats === true,
       limit,
     }),

@@ -13,4 +13,5 @@ export const knowledgeCodes = {
   KN007: { severity: 'error', title: 'the lookup query is empty or only common words', hint: 'give a few words, e.g. `oxo-flow ai lookup skill "adapter trimming"`', doc },
   KN008: { severity: 'error', title: 'pipeline lookup needs --from (and optionally --to), or --stats', hint: 'e.g. `oxo-flow ai lookup pipeline --from fastp --to featurecounts`', doc },
   KN009: { severity: 'error', title: 'lookup --limit is not a whole number in range', hint: 'give --limit a number from 1 to 50', doc },
+  KN010: { severity: 'error', title: 'no pipeline of the graph serves this assay', hint: 'leave out --assay, or name one of the listed assays', doc },
 } as const satisfies Record<string, CodeInfo>;

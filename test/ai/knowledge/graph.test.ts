@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileKnowledge } from '../../../src/ai/knowledge/compile.js';
 import { findNode, graphStats, shortestPaths, transitions } from '../../../src/ai/knowledge/graph.js';
+import { checkGraph } from '../../../src/ai/knowledge/graph-check.js';
 import { parseGraph } from '../../../src/ai/knowledge/graph-source.js';
 import { openKnowledge } from '../../../src/ai/knowledge/types.js';
 
@@ -107,5 +108,36 @@ describe('graph queries', () => {
     const s = graphStats(graph);
     expect(s.edges).toBe(shipped.edges.length);
     expect(s.domains).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('the graph check (node-io.tsv, pipelines.tsv, pipeline-modules.tsv)', () => {
+  const facts = { io: read('node-io.tsv'), pipelines: read('pipelines.tsv'), modules: read('pipeline-modules.tsv') };
+
+  it('holds for the shipped graph: every data type produced and consumed, every credit a pipeline that runs both ends', () => {
+    expect(checkGraph(graph, facts)).toEqual([]);
+    // Each nf-core credit has a module list with its source commit and date.
+    for (const line of facts.modules.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) expect(line).toMatch(/^nf-core\/[a-z]+\t[0-9a-f]{12}\t\d{4}-\d{2}-\d{2}\t\S+/);
+  });
+
+  it('finds a data flow that does not happen', () => {
+    const edges = [...graph.edges, { from: 'consensus-peaks', to: 'deseq2', data: ['count matrix'], pipelines: ['nf-core/atacseq'] }];
+    expect(checkGraph({ ...graph, edges }, facts).join('\n')).toMatch(/consensus-peaks → deseq2: "consensus-peaks" does not produce "count matrix"/);
+  });
+
+  it('finds a pipeline credited with a step its module list lacks, and a credit nobody listed', () => {
+    const edges = [
+      ...graph.edges,
+      { from: 'short-reads', to: 'trimmomatic', data: ['FASTQ'], pipelines: ['nf-core/cutandrun'] },
+      { from: 'short-reads', to: 'fastp', data: ['FASTQ'], pipelines: ['my lab notes'] },
+    ];
+    const problems = checkGraph({ ...graph, edges }, facts).join('\n');
+    expect(problems).toMatch(/short-reads → trimmomatic: credits "nf-core\/cutandrun", whose module list runs nothing that matches "trimmomatic"/);
+    expect(problems).toMatch(/the credit "my lab notes" is not listed in pipelines.tsv/);
+  });
+
+  it('asks for a line per node', () => {
+    const io = facts.io.split('\n').filter((l) => !l.startsWith('fastp\t')).join('\n');
+    expect(checkGraph(graph, { ...facts, io })).toContain('node-io.tsv: no line for the node "fastp"');
   });
 });
