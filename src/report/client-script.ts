@@ -115,7 +115,13 @@ export const CLIENT_SCRIPT = String.raw`
     D.ruleEdges.forEach(function (e) {
       var a = pos[e[0]], b = pos[e[1]];
       var x1 = a[0] + W, y1 = a[1] + H / 2, x2 = b[0], y2 = b[1] + H / 2, mx = (x1 + x2) / 2;
-      s.appendChild(svg('path', { d: 'M' + x1 + ',' + y1 + ' C' + mx + ',' + y1 + ' ' + mx + ',' + y2 + ' ' + (x2 - 4) + ',' + y2, fill: 'none', stroke: '#98a2b3', 'stroke-width': 1.5, 'marker-end': 'url(#arrow)' }));
+      var d;
+      if (D.rules[e[1]].layer - D.rules[e[0]].layer > 1) {
+        // An edge that skips layers goes over the boxes between, in the gap above its rows.
+        var top = Math.min(a[1], b[1]) - 8;
+        d = 'M' + (a[0] + W - 20) + ',' + a[1] + ' C' + (a[0] + W) + ',' + top + ' ' + (a[0] + W + 20) + ',' + top + ' ' + (a[0] + W + 40) + ',' + top + ' L' + (x2 - 40) + ',' + top + ' C' + (x2 - 20) + ',' + top + ' ' + (x2 - 10) + ',' + top + ' ' + (x2 + 10) + ',' + (b[1] - 4);
+      } else d = 'M' + x1 + ',' + y1 + ' C' + mx + ',' + y1 + ' ' + mx + ',' + y2 + ' ' + (x2 - 4) + ',' + y2;
+      s.appendChild(svg('path', { d: d, fill: 'none', stroke: '#98a2b3', 'stroke-width': 1.5, 'marker-end': 'url(#arrow)' }));
     });
     var defs = svg('defs');
     var mk = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' });
