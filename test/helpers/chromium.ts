@@ -94,6 +94,11 @@ export async function visit(url: string, options: { expression: string; screensh
     clearTimeout(timeout);
     if (child.exitCode === null) child.kill('SIGKILL');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be writing their profile for a moment after it exits.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch {
+      // A left-over temporary profile is not the page's fault.
+    }
   }
 }
