@@ -1,40 +1,43 @@
 #!/usr/bin/env node
-// Bundles the compiled CLI (dist/, from scripts/transpile.mjs) into three CommonJS files. On a cold
-// start Node spends most of its time resolving, reading, compiling and linking code, and CommonJS
-// files loaded by a CommonJS launcher (so Node never starts its ES module loader) are the fastest
-// start measured here (docs/benchmarks.md).
+// Bundles the compiled CLI (dist/, from scripts/transpile.mjs) into CommonJS for bin/oxo-flow.js. On a
+// cold start Node spends most of its time resolving, reading, compiling and linking code; one CommonJS
+// file required by a CommonJS launcher (so Node never starts its ES module loader) is the fastest
+// start measured here (docs/benchmarks.md). Nothing in the output depends on the Node that runs the
+// build: no code cache is written (Node 22 keeps its own, see bin/oxo-flow.js).
 //
+// SPLIT decides between one bundle and two (docs/architecture.md has the measurement):
 // - dist/oxo-flow.cjs, the core: the command line, the workflow engine and the commands people run
-//   over and over (validate, lint, dry-run, graph). V8 parses every byte of it on every start, so it
-//   holds nothing else.
+//   over and over (validate, lint, dry-run, graph).
 // - dist/oxo-flow-more.cjs: the AI layer, run and the occasional commands (the entries of the command
-//   table marked 'more'), with its own copy of the command line: bin/oxo-flow.js runs those commands
-//   from it alone. Each of its modules is evaluated on first use.
-// - dist/oxo-flow-review.cjs: only what the core's `--ai` review of validate, lint and dry-run needs.
-// Modules two bundles need are copied into each; they hold no state that must be shared.
+//   table marked 'more'), which the core requires when one of them runs; each of its modules is
+//   evaluated on first use. Modules both need are copied into each; they hold no state to share.
 //
-// Packages that only some commands need stay outside and load on demand (zod, js-yaml, prompts,
-// chalk); eventsource-parser (8 KB) is bundled. The AI layer's HTTP is Node's own http module,
-// loaded on first use.
+// Packages that only some commands need stay outside and load on first use (zod, prompts, chalk,
+// undici); the rest is bundled.
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-rmSync(`${root}dist/bundle`, { recursive: true, force: true });
-rmSync(`${root}dist/oxo-flow-net.cjs`, { force: true }); // the third bundle (undici) of earlier builds
-for (const name of readdirSync(`${root}dist`)) if (name.endsWith('.v8cache')) rmSync(`${root}dist/${name}`);
+// Files that builds before this one left in dist/: the code caches, the review bundle and the
+// launcher's routing list are gone, and must not be shipped or loaded by mistake.
+const STALE = /\.v8cache$|^oxo-flow-(review|net)\.cjs$|^more-commands\.json$/;
+for (const name of readdirSync(`${root}dist`)) if (STALE.test(name)) rmSync(`${root}dist/${name}`);
+
+/** Two bundles (core and more) or one: see the header and docs/architecture.md. */
+const SPLIT = process.env.OXO_BUNDLE_SPLIT !== '0';
+if (!SPLIT) rmSync(`${root}dist/oxo-flow-more.cjs`, { force: true });
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
-// compiled to dist/ before this script runs). The second bundle exports the modules of its
-// commands; the launcher learns from dist/more-commands.json which first words to send there.
+// compiled to dist/ before this script runs). The core holds what it imports statically and the
+// table's `core` commands; every other module it imports with import() (the table's `more` commands,
+// the --ai review, its read of `[ai] enabled`) lives in the second bundle, which exports them.
 const { COMMANDS } = await import(`${root}dist/cli/command-table.js`);
-const moreEntries = COMMANDS.filter((c) => c.bundle === 'more');
-const MORE = [...new Set(moreEntries.map((c) => c.module))];
-writeFileSync(`${root}dist/more-commands.json`, `${JSON.stringify([...new Set(moreEntries.map((c) => c.path[0]))])}\n`);
-const isMore = (file) => MORE.some((m) => file.endsWith(`/dist/${m}`));
+const CORE_COMMANDS = new Set(COMMANDS.filter((c) => c.bundle === 'core').map((c) => c.module));
+/** Modules (relative to dist/) the second bundle exports: the table's `more` commands, and what the core build finds. */
+const MORE = new Set(COMMANDS.filter((c) => c.bundle === 'more').map((c) => c.module));
 
 // Every stand-in below keeps its getters on its prototype, not as own properties: esbuild's ES-module
 // interop (__toESM) copies a CommonJS module's own properties into a new object for each module that
@@ -68,9 +71,9 @@ const lazyBuiltins = {
 };
 
 // Packages kept outside the bundles load on first use too: a module that imports zod (the workflow
-// loader's error path, MCP message schemas built on first use) costs nothing until it is used. Each
-// becomes a stand-in whose getters require the real package.
-const LAZY_PACKAGES = ['zod'];
+// loader's error path, MCP message schemas built on first use) or undici (src/net/http.ts: the first
+// request) costs nothing until it is used. Each becomes a stand-in whose getters require the real package.
+const LAZY_PACKAGES = ['zod', 'undici'];
 const buildRequire = createRequire(import.meta.url);
 const lazyPackages = {
   name: 'lazy-packages',
@@ -88,25 +91,19 @@ const lazyPackages = {
   },
 };
 
-// The --ai review of validate, lint and dry-run (src/cli/ai-review-run.ts) also gets a bundle of its
-// own, dist/oxo-flow-review.cjs: the review needs a third of the second bundle, and V8 reads, and
-// deserialises the code cache of, every byte of the bundle it loads (docs/benchmarks.md, --ai overhead).
-// It also serves the core's one other AI read: `[ai] enabled` in ai.toml (src/cli/ai-review.ts).
-const REVIEW_MODULES = ['cli/ai-review-run.js', 'ai/project.js'];
-const isReview = (file) => REVIEW_MODULES.some((m) => file.endsWith(`/dist/${m}`));
-
-// In the core, an import of a module that lives in the second bundle becomes that bundle (the review
-// module, the review bundle). The core imports them all with import(), so esbuild defers the require
-// until the command needs it.
+// In the core, an import() of a module that is not a core command becomes the second bundle (and the
+// module is added to its exports); esbuild defers that require until the command needs it.
 const moreFromCore = {
   name: 'more-from-core',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const file = new URL(args.path, `file://${args.resolveDir}/`).pathname;
-      if (isReview(file)) return { path: 'review', namespace: 'more-bundle' };
-      return isMore(file) ? { path: 'more', namespace: 'more-bundle' } : undefined;
+      if (!SPLIT || args.kind !== 'dynamic-import') return undefined;
+      const rel = path.relative(`${root}dist`, new URL(args.path, `file://${args.resolveDir}/`).pathname).split(path.sep).join('/');
+      if (CORE_COMMANDS.has(rel)) return undefined;
+      MORE.add(rel);
+      return { path: 'more', namespace: 'more-bundle' };
     });
-    b.onResolve({ filter: /^\.\/oxo-flow-(more|review)\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/oxo-flow-more\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, (args) => ({
       contents: `module.exports = require('./oxo-flow-${args.path}.cjs');`,
       loader: 'js',
@@ -114,9 +111,9 @@ const moreFromCore = {
   },
 };
 
-// js-yaml 3 builds a `!!js/function` type at load time and, for it, tries to require esprima (a large
-// JavaScript parser). oxo-flow reads YAML with the FAILSAFE schema only, so in the bundle that type
-// is a stand-in that matches nothing, and esprima is never loaded.
+// js-yaml 3 (gray-matter's YAML parser) builds a `!!js/function` type at load time and, for it, tries
+// to require esprima (a large JavaScript parser). oxo-flow reads YAML with the FAILSAFE schema only,
+// so in the bundle that type is a stand-in that matches nothing, and esprima is never loaded.
 const noJsFunctionType = {
   name: 'no-js-function-type',
   setup(b) {
@@ -141,21 +138,6 @@ const sharedPath = {
   },
 };
 
-// js-yaml is read only for a front matter the fast path declines (src/ai/skills/simple-yaml.ts), so
-// it is bundled behind a stand-in whose getters evaluate it on first use: ai status over a usual
-// collection never runs its module code (its schemas and types are built at load).
-const lazyYaml = {
-  name: 'lazy-js-yaml',
-  setup(b) {
-    b.onResolve({ filter: /^js-yaml$/ }, (args) => (args.namespace === 'lazy-yaml' ? undefined : { path: 'js-yaml', namespace: 'lazy-yaml' }));
-    b.onLoad({ filter: /.*/, namespace: 'lazy-yaml' }, () => {
-      const names = Object.keys(buildRequire('js-yaml')).filter((n) => n !== 'default' && n !== '__esModule');
-      const getters = names.map((n) => `get ${JSON.stringify(n)}() { return load()[${JSON.stringify(n)}]; }`);
-      return { contents: `let real;\nconst load = () => (real ??= require('js-yaml'));\nmodule.exports = Object.create({ ${getters.join(', ')} });\n`, loader: 'js', resolveDir: root };
-    });
-  },
-};
-
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -167,9 +149,10 @@ const common = {
   // OXO_PROFILE_NAMES=1 keeps function names, for reading CPU profiles of the bundles.
   minifyIdentifiers: !process.env.OXO_PROFILE_NAMES,
   legalComments: 'none',
-  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (js-yaml and
-  // eventsource-parser, 8 KB, are bundled into the second bundle, which alone uses them.)
-  external: ['zod', 'prompts', 'chalk'],
+  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (gray-matter,
+  // js-yaml and eventsource-parser are bundled into the second bundle, which alone uses them.)
+  // undici (the AI layer's HTTP client, src/net/http.ts) loads with the first request from node_modules.
+  external: ['zod', 'prompts', 'chalk', 'undici'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.
@@ -182,8 +165,9 @@ const common = {
  * The second bundle's entry: the exports of the given modules, each module evaluated on first use
  * (esbuild wraps a module that is require()d in an init function). An `export *` of them all would
  * evaluate every command's modules whenever the bundle loads: an `--ai` review or `oxo-flow ai` would
- * pay for `run`, `template` and the rest. As with `export *`, a name that two modules export with
- * different values is ambiguous and left out.
+ * pay for `run`, `template` and the rest. A name that two modules export with different values
+ * would be ambiguous (`export *` leaves it out, and the core would then read undefined): the build
+ * fails instead, naming it.
  */
 async function lazyEntry(modules) {
   const lines = [];
@@ -198,39 +182,27 @@ async function lazyEntry(modules) {
       else if (first.value !== ns[name]) ambiguous.add(name);
     }
   }
-  const getters = [...owner].filter(([name]) => !ambiguous.has(name)).map(([name, { i }]) => `get ${JSON.stringify(name)}() { return load${i}()[${JSON.stringify(name)}]; }`);
+  if (ambiguous.size > 0) throw new Error(`scripts/bundle.mjs: the second bundle's modules export ${[...ambiguous].join(', ')} with different values; rename one`);
+  const getters = [...owner].map(([name, { i }]) => `get ${JSON.stringify(name)}() { return load${i}()[${JSON.stringify(name)}]; }`);
   return `${lines.join('\n')}\nmodule.exports = { ${getters.join(', ')} };\n`;
 }
 
-const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore, sharedPath] });
-const more = await build({
-  metafile: true,
-  ...common,
-  // The second bundle also carries the command line itself: bin/oxo-flow.js runs the commands that
-  // live here (ai, template, init, schema, completions) from it alone, without loading the core.
-  stdin: { contents: await lazyEntry(['cli/main.js', ...MORE]), resolveDir: root, loader: 'js' },
-  outfile: 'dist/oxo-flow-more.cjs',
-  plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
+const core = await build({ ...common, metafile: true, entryPoints: ['dist/cli/main.js'], outfile: 'dist/oxo-flow.cjs', plugins: [lazyBuiltins, lazyPackages, moreFromCore, noJsFunctionType, sharedPath] });
+const more = SPLIT
+  ? await build({
+      metafile: true,
+      ...common,
+      stdin: { contents: await lazyEntry([...MORE].sort()), resolveDir: root, loader: 'js' },
+      outfile: 'dist/oxo-flow-more.cjs',
+      plugins: [lazyBuiltins, lazyPackages, noJsFunctionType, sharedPath],
+    })
+  : undefined;
+
+// What went into each bundle and which packages each requires at run time, for the build guards
+// (test/architecture/bundles.test.ts).
+const summary = (result) => ({
+  inputs: Object.keys(result.metafile.inputs).sort(),
+  external: [...new Set(Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)))].sort(),
 });
-
-const review = await build({
-  metafile: true,
-  ...common,
-  stdin: { contents: await lazyEntry(REVIEW_MODULES), resolveDir: root, loader: 'js' },
-  outfile: 'dist/oxo-flow-review.cjs',
-  plugins: [lazyBuiltins, lazyPackages, lazyYaml, noJsFunctionType, sharedPath],
-});
-
-// What went into each bundle, for the build guards (test/architecture/bundles.test.ts).
-const inputs = (result) => Object.keys(result.metafile.inputs).sort();
-writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify({ 'oxo-flow.cjs': inputs(core), 'oxo-flow-more.cjs': inputs(more), 'oxo-flow-review.cjs': inputs(review) }, null, 1)}\n`);
-
-// Each bundle is stored as a CommonJS module wrapper, ready for bin/oxo-flow.js to compile and call
-// (so it never builds a second, wrapped copy of the source), under a first line that names the build
-// by content hash; the launcher finds each bundle's code cache (scripts/code-cache.cjs) by that hash.
-for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-review.cjs']) {
-  const file = `${root}dist/${name}`;
-  const text = readFileSync(file, 'utf8');
-  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  writeFileSync(file, `// oxo-flow build ${hash}\n(function (exports, require, module, __filename, __dirname) {${text}\n})`);
-}
+const bundles = { 'oxo-flow.cjs': summary(core), ...(more && { 'oxo-flow-more.cjs': summary(more) }) };
+writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify(bundles, null, 1)}\n`);

@@ -48,7 +48,7 @@ function defineAiConfigSchemas(z: typeof Zod) {
     fallback: z
       .strictObject({ provider: z.string(), model: z.string().optional(), base_url: z.string().optional(), key_env: z.string().optional() })
       .optional(),
-    timeouts: z.strictObject({ connect_ms: nonNegative.optional(), first_byte_ms: nonNegative.optional(), idle_ms: nonNegative.optional() }).optional(),
+    timeouts: z.strictObject({ connect_ms: nonNegative.optional(), first_byte_ms: nonNegative.optional(), idle_ms: nonNegative.optional(), total_ms: nonNegative.optional() }).optional(),
     retries: z.union([nonNegative, z.strictObject({ max: nonNegative.optional(), base_ms: nonNegative.optional() })]).optional(),
   });
 
@@ -69,6 +69,16 @@ function defineAiConfigSchemas(z: typeof Zod) {
         connect_timeout_ms: z.int().positive().optional(),
         call_timeout_ms: z.int().positive().optional(),
         trust_annotations: z.boolean().optional(),
+        allow_tools: strings.optional(),
+        deny_tools: strings.optional(),
+        oauth: z
+          .strictObject({
+            client_id: z.string().optional(),
+            client_secret_env: z.string().optional(),
+            scope: z.string().optional(),
+            grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+          })
+          .optional(),
       })
       .optional(),
   });

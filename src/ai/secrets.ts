@@ -53,6 +53,14 @@ function escapeRegExp(text: string): string {
  * secret containing another is masked whole.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
+  if (text === '') return text;
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return text;
+  return text.replace(formsPattern(forms), MASK);
+}
+
+/** Each secret (length ≥ 4) and its percent-encoded form, longest first. */
+function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
     if (s.length < MIN_SECRET_LENGTH) continue;
@@ -60,9 +68,60 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
     const encoded = encodeURIComponent(s);
     if (encoded !== s) forms.add(encoded);
   }
-  if (forms.size === 0 || text === '') return text;
-  const pattern = new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
-  return text.replace(pattern, MASK);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+function formsPattern(forms: readonly string[]): RegExp {
+  return new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+}
+
+/**
+ * Redaction of a text that arrives in pieces (a streamed answer): a secret cut over several deltas
+ * is masked whole. Whatever might still grow into a secret (an end of the text that is the start of
+ * one) is held back until the next piece tells; so at most the longest secret's length waits.
+ */
+export class StreamRedactor {
+  private readonly forms: string[];
+  private readonly pattern: RegExp | undefined;
+  private pending = '';
+  constructor(secrets: readonly string[]) {
+    this.forms = secretForms(secrets);
+    this.pattern = this.forms.length > 0 ? formsPattern(this.forms) : undefined;
+  }
+
+  /** Add a piece; returns the text that is safe to show now (possibly empty). */
+  push(delta: string): string {
+    if (this.pattern === undefined) return delta;
+    const text = this.pending + delta;
+    let cut = text.length - this.heldBack(text);
+    // Never cut through a secret that is already whole: hold it back with the rest.
+    for (const m of text.matchAll(this.pattern)) {
+      if (m.index < cut && m.index + m[0].length > cut) cut = m.index;
+    }
+    this.pending = text.slice(cut);
+    return text.slice(0, cut).replace(this.pattern, MASK);
+  }
+
+  /** The end of the text: what was held back, masked. */
+  flush(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return this.pattern === undefined ? rest : rest.replace(this.pattern, MASK);
+  }
+
+  /** Length of the longest end of `text` that is the start (not the whole) of a secret. */
+  private heldBack(text: string): number {
+    let longest = 0;
+    for (const form of this.forms) {
+      for (let n = Math.min(form.length - 1, text.length); n > longest; n--) {
+        if (text.endsWith(form.slice(0, n))) {
+          longest = n;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
 }
 
 /** `redactSecrets` then `maskUrlsIn`: what every message about a remote service goes through before it is shown or recorded. */

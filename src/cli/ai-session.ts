@@ -11,7 +11,7 @@ import type { ResolvedProvider } from '../ai/providers/resolve.js';
 import type { ChatProvider } from '../ai/providers/types.js';
 import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from '../ai/sessions/record.js';
 import { skillSha256, type SkillContext } from '../ai/skills/index.js';
-import { redactSecrets } from '../ai/secrets.js';
+import { headerSecrets, redactSecrets, urlSecrets } from '../ai/secrets.js';
 import type { Approver } from '../ai/tools/call.js';
 import type { ToolEntry } from '../ai/tools/types.js';
 import type { CliContext } from './context.js';
@@ -40,15 +40,16 @@ export interface AiSession {
 export function openAiSession(command: string, sc: SkillContext, ctx: CliContext, options: { say?: (text: string) => void } = {}): AiSession {
   const resolved = resolveProjectProvider(sc, ctx.env);
   const secrets = providerSecrets(resolved, ctx.env);
-  // Header values of active tool skills' servers may hold tokens: `${NAME}` references name them.
+  // Header values of active tool skills' servers hold tokens (`${NAME}` references and literal values,
+  // the credential after `Bearer`), and so may a server URL: a server that echoes one in a tool result
+  // must not hand it to the model.
   for (const s of sc.activation.active) {
-    for (const value of Object.values(s.mcp?.headers ?? {})) {
-      for (const m of value.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
-        const v = ctx.env[m[1]!];
-        if (v) secrets.push(v);
-      }
-    }
+    if (s.mcp === undefined) continue;
+    secrets.push(...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url));
   }
+  // Everything the command knows to be secret (sensitive config values, credential variables): the
+  // model may repeat a value it saw, and a repeated value is masked like any other.
+  for (const s of ctx.secrets) secrets.push(s);
   const redact = (text: string) => redactSecrets(text, secrets);
   const say = (text: string) => options.say?.(redact(text));
   const notices: Diagnostic[] = [];
@@ -57,6 +58,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: CliContext
   try {
     provider = createChatProvider(resolved, {
       env: ctx.env,
+      secrets: () => secrets,
       events: {
         onRetry: ({ attempt, waitMs, error }) => say(`  (${error.message}; retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s)`),
         onFallback: ({ from, to, error }) => {

@@ -1,8 +1,9 @@
 // Every command in one table: its words, the bundle it lives in, its arguments and flags, how
 // commander's raw values become the command's typed options, and the module that runs it. main.ts
 // builds the command line from this table; scripts/bundle.mjs reads it (from dist/) to decide which
-// modules go into the second bundle and which first words the launcher sends there. Adding a command
+// modules go into the second bundle, which the core requires when one of them runs. Adding a command
 // is one entry here.
+import { kindList } from '../ai/providers/registry.js';
 import { Command, Option } from 'commander';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { AiCallOptions } from './commands/ai-call.js';
@@ -10,6 +11,7 @@ import type { AiStatusOptions } from './commands/ai-status.js';
 import type { AiSessionsOptions } from './commands/ai-sessions.js';
 import type { AiSetupOptions } from './commands/ai-setup.js';
 import type { AiToolsOptions } from './commands/ai-tools.js';
+import type { AiLoginOptions } from './commands/ai-login.js';
 import type { DryRunOptions } from './commands/dry-run.js';
 import type { GraphOptions } from './commands/graph.js';
 import type { InitOptions } from './commands/init.js';
@@ -18,6 +20,7 @@ import type { ReportOptions } from './commands/report.js';
 import type { RunOptions } from './commands/run.js';
 import type { RunsOptions } from './commands/runs.js';
 import type { TemplateOptions } from './commands/template.js';
+import type { UnlockOptions } from './commands/unlock.js';
 import type { ValidateOptions } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import type { CommandResult } from './result.js';
@@ -113,6 +116,9 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       executor: str(raw.flags.executor) as RunOptions['executor'],
       partition: str(raw.flags.partition),
       account: str(raw.flags.account),
+      profile: str(raw.flags.profile),
+      pollInterval: str(raw.flags.pollInterval),
+      lockTimeout: str(raw.flags.lockTimeout),
       record: flag(raw.flags.record),
     }),
   );
@@ -177,9 +183,12 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
         .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
         .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
         .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
-        .addOption(new Option('--executor <executor>', 'where jobs run').choices(['local', 'slurm']).default('local'))
+        .addOption(new Option('--executor <executor>', 'where jobs run (default: the profile\'s, else local)').choices(['local', 'slurm', 'sge']))
         .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
         .option('--account <account>', 'Slurm account (with --executor slurm)')
+        .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)')
+        .option('--poll-interval <duration>', 'how often squeue/qstat is asked, e.g. 60s (default: 30s)')
+        .option('--lock-timeout <duration>', "take over another host's project lock after this long, e.g. 12h")
         .option('--no-record', 'keep no run record under .oxo-flow/runs/ (see oxo-flow runs)'),
     options: planOptions,
     load: async () => (await import('./commands/run.js')).run,
@@ -259,6 +268,15 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
       ),
     load: async () => (await import('./commands/template.js')).template,
   }),
+  entry<UnlockOptions>({
+    path: ['unlock'],
+    bundle: 'more',
+    module: 'cli/commands/unlock.js',
+    description: 'remove the project lock a run left behind',
+    define: (c) => c.argument('[workflow]', 'the .oxoflow file (or its directory)').option('--force', 'remove it even if its run seems to be alive on this host'),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), force: flag(r.flags.force) })),
+    load: async () => (await import('./commands/unlock.js')).unlock,
+  }),
   entry<InitOptions>({
     path: ['init'],
     bundle: 'more',
@@ -296,7 +314,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
       projectFlag(
         c
           .argument('[workflow]', 'the .oxoflow file whose [ai] table to read')
-          .option('--check', 'connect to the MCP servers of active tool skills (network); the provider is not contacted')
+          .option('--check', 'use the network: connect to the MCP servers of active tool skills and send the provider one small request')
           .option('--all', 'list every built-in skill instead of a count')
           .option('--skill <name>', 'activate a skill as --skill would (repeatable)', collect, [] as string[]),
       ),
@@ -350,6 +368,24 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     options: (r) => ok(defined({ name: str(r.args[0]) ?? '', project: str(r.flags.project), format: str(r.flags.format), force: flag(r.flags.force) })),
     load: async () => (await import('./commands/ai-skills.js')).skillsNew,
   }),
+  entry<AiLoginOptions>({
+    path: ['ai', 'login'],
+    bundle: 'more',
+    module: 'cli/commands/ai-login.js',
+    description: 'log in to an OAuth-protected MCP server (opens your browser; tokens kept 0600)',
+    define: (c) => projectFlag(c.argument('<server>', 'a tool skill\'s name, or NAME=URL')),
+    options: (r) => ok(defined({ server: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-login.js')).aiLogin,
+  }),
+  entry<AiLoginOptions>({
+    path: ['ai', 'logout'],
+    bundle: 'more',
+    module: 'cli/commands/ai-login.js',
+    description: 'forget the OAuth tokens of an MCP server',
+    define: (c) => projectFlag(c.argument('<server>', 'a tool skill\'s name, or NAME=URL')),
+    options: (r) => ok(defined({ server: str(r.args[0]) ?? '', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/ai-login.js')).aiLogout,
+  }),
   entry<AiToolsOptions>({
     path: ['ai', 'tools'],
     bundle: 'more',
@@ -390,7 +426,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'configure the AI provider once: writes $OXO_FLOW_HOME/ai_config.json (mode 0600)',
     define: (c) =>
       c
-        .option('--provider <kind>', 'openai, anthropic, deepseek, ollama or openai-compatible (no questions asked)')
+        .option('--provider <kind>', `${kindList()} (no questions asked)`)
         .option('--model <model>', "model name (default: the kind's current default)")
         .option('--base-url <url>', 'endpoint, e.g. http://localhost:11434/v1')
         .option('--key-env <name>', 'environment variable that holds the API key (the key never goes on the command line)'),

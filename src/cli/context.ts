@@ -23,9 +23,11 @@ export interface CliContext {
   /**
    * Ctrl-C. A command that stops cleanly by itself (run cancels its jobs, the AI review its request)
    * registers a handler and then returns its own result; with none registered, Ctrl-C ends the command
-   * at once with CLI130 and exit 130. A second Ctrl-C always ends it at once. Returns the unregister.
+   * at once with CLI130 and exit 130. A second Ctrl-C always ends it at once, after calling each
+   * handler once more with `again` true (synchronously: run SIGKILLs what is left); a handler may then
+   * return the command's result (a CommandResult), which is printed instead of CLI130. Returns the unregister.
    */
-  onInterrupt(handler: () => void): () => void;
+  onInterrupt(handler: (again?: boolean) => unknown): () => void;
 }
 
 /** Colour only when asked for or when stderr is a terminal; NO_COLOR and --no-color always win. */

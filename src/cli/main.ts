@@ -1,6 +1,9 @@
 // The command line: builds commander's tree from the command table, runs the one command, and ends
 // every path (success, failure, usage error, internal error, Ctrl-C) through one function, finish(),
 // which prints the result (emitResult) and sets the exit code.
+import { cacheDirectory, diskAnalysisStore } from './shell-cache.js';
+import { setAnalysisStore } from '../workflow/render/shell-contexts.js';
+import { setParserCodeCache } from '../workflow/render/shell-parser.js';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { Command, CommanderError } from 'commander';
@@ -73,7 +76,7 @@ function processFacts(io: Io): ProcessFacts {
   return { stderrIsTTY: io.isTerminal(2), envSecrets: secretsFromEnv(io.env) };
 }
 
-function makeContext(flags: GlobalFlags, version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<() => void>): CliContext {
+function makeContext(flags: GlobalFlags, version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<InterruptHandler>): CliContext {
   const stderrIsTTY = facts.stderrIsTTY;
   let stdinIsTTY: boolean | undefined;
   return {
@@ -103,6 +106,9 @@ function makeContext(flags: GlobalFlags, version: string, io: Io, facts: Process
     },
   };
 }
+
+/** A command's Ctrl-C handler (CliContext.onInterrupt). */
+type InterruptHandler = (again?: boolean) => unknown;
 
 /** What main.ts does with a parsed command line: the table entry, commander's raw values, the command. */
 type OnRun = (entry: CommandEntry<unknown>, raw: RawArgs, cmd: Command) => Promise<void>;
@@ -147,6 +153,12 @@ export function buildProgram(version: string, onRun: OnRun, only?: string): Comm
 
 /** Entry point used by bin/oxo-flow.js: the real process, and Ctrl-C handled. */
 export async function main(argv: string[]): Promise<void> {
+  const dir = cacheDirectory(process.env);
+  if (dir !== undefined) {
+    setAnalysisStore(diskAnalysisStore(dir));
+    // One cache per exact Node release: a V8 cache made by another Node 20 patch release can crash.
+    setParserCodeCache(resolvePath(dir, `mvdan-sh-${process.version}-${process.arch}.v8cache`));
+  }
   process.exitCode = await runCommandLine(argv, processIo, { handleInterrupt: true });
 }
 
@@ -155,7 +167,7 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
   const version = packageVersion();
   const streams: Streams = { stdout: io.stdout, stderr: io.stderr };
   let name = commandNameFrom(argv);
-  const interruptHandlers = new Set<() => void>();
+  const interruptHandlers = new Set<InterruptHandler>();
   const facts = processFacts(io);
   let ctx = makeContext({ json: argv.includes('--json'), ...(argv.includes('--no-color') ? { color: false } : {}) }, version, io, facts, interruptHandlers);
   let exitCode: number | undefined;
@@ -174,7 +186,20 @@ export async function runCommandLine(argv: string[], io: Io, options: { handleIn
       for (const handler of [...interruptHandlers]) handler();
       return;
     }
-    finish(failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
+    // A second Ctrl-C: each handler gets its last word, synchronously (run kills what is left and
+    // records it), then the process ends.
+    let last: CommandResult | undefined;
+    if (interrupted) {
+      for (const handler of [...interruptHandlers]) {
+        try {
+          const r = handler(true);
+          if (r !== null && typeof r === 'object' && 'outcome' in r) last = r as CommandResult;
+        } catch {
+          // Ending now matters more.
+        }
+      }
+    }
+    finish(last ?? failure('interrupted', [diagnostic('CLI130', `\`oxo-flow ${name}\` was interrupted`)]));
     process.exit(130);
   };
   if (options.handleInterrupt) process.on('SIGINT', onInterrupt);
@@ -203,7 +228,7 @@ interface Hooks {
   after(run: NonNullable<CommandResult['after']>): Promise<void>;
 }
 
-async function parseAndRun(argv: string[], version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<() => void>, hooks: Hooks): Promise<void> {
+async function parseAndRun(argv: string[], version: string, io: Io, facts: ProcessFacts, interruptHandlers: Set<InterruptHandler>, hooks: Hooks): Promise<void> {
   const unknown = unknownSubcommand(argv, io.cwd);
   if (unknown !== undefined) {
     hooks.named(unknown.group);

@@ -13,7 +13,15 @@ import { loadAndCheck } from './workflow-input.js';
 
 export const diskFs: PlanFs = {
   stat(p) {
-    const s = statSync(p, { throwIfNoEntry: false });
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(p, { throwIfNoEntry: false });
+    } catch (err) {
+      // A name too long, or a file where a folder is expected: no such file (the run's job then fails on it with a code).
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENAMETOOLONG' || code === 'ENOTDIR') return undefined;
+      throw err;
+    }
     return s === undefined ? undefined : { mtimeMs: s.mtimeMs };
   },
   list(d) {

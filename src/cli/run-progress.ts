@@ -1,21 +1,35 @@
-// What a run shows while it goes: on a terminal one progress line, rewritten in place (done, running,
-// failed, left, elapsed); otherwise one line per job event, which reads well in a CI log.
+// What a run shows while it goes. On a terminal: a block redrawn in place, a status line (done,
+// running, failed, left, total time) and one line per running job (its id, which names the rule and
+// the sample, and how long it has run); every line is cut to the terminal's width, so nothing wraps
+// and the block never scrolls, at any width from 20 columns up. Failures and notes are printed above
+// the block. Without a terminal: one line per job event, which reads well in a CI log.
 import type { RunEvent } from '../run/events.js';
 import type { Style } from './style.js';
 import { terminalSafe } from './terminal-safe.js';
 
 export interface Progress {
   event(e: RunEvent): void;
-  /** Clear the live line before the summary is printed. */
+  /** Clear the live block before the summary is printed. */
   close(): void;
 }
 
-export function makeProgress(total: number, out: NodeJS.WritableStream, options: { tty: boolean; quiet: boolean; style: Style; now?: () => number }): Progress {
+export interface ProgressOptions {
+  tty: boolean;
+  quiet: boolean;
+  style: Style;
+  now?: () => number;
+  /** The terminal's width now (asked at every redraw: terminals get resized). */
+  columns?: () => number;
+  /** Running jobs listed at most (the rest are counted). */
+  maxJobLines?: number;
+}
+
+export function makeProgress(total: number, out: NodeJS.WritableStream, options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
   const start = now();
   let done = 0;
   let failed = 0;
-  let running = 0;
+  const running = new Map<string, number>();
   const elapsed = () => clock((now() - start) / 1000);
   if (options.quiet) return { event: () => {}, close: () => {} };
   if (!options.tty) {
@@ -27,9 +41,53 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
       close() {},
     };
   }
+  const style = options.style;
+  const maxJobs = options.maxJobLines ?? 6;
+  let drawn = 0; // Lines of the block on screen; the cursor sits at the start of its last line.
+  let last = 0;
+  let pending: NodeJS.Timeout | undefined;
+  const width = () => Math.max(20, options.columns?.() ?? 80);
+  const erase = () => {
+    let s = '\r';
+    if (drawn > 1) s += `\x1b[${drawn - 1}A`;
+    out.write(`${s}\x1b[J`);
+    drawn = 0;
+  };
   const draw = () => {
-    const left = Math.max(0, total - done - failed - running);
-    out.write(`\r\x1b[K${options.style.bold('run:')} ${options.style.green(`${done} done`)} · ${running} running · ${failed > 0 ? options.style.red(`${failed} failed`) : '0 failed'} · ${left} left · ${elapsed()}`);
+    last = now();
+    const cols = width() - 1; // Never the last column: some terminals wrap as soon as it is written.
+    const left = Math.max(0, total - done - failed - running.size);
+    const t = elapsed();
+    const full = `run: ${done} done · ${running.size} running · ${failed} failed · ${left} left · ${t}`;
+    const mid = `${done} done ${running.size} run ${failed} fail ${left} left ${t}`;
+    const narrow = `${done}/${total} ${failed}✗ ${running.size}▶ ${t}`;
+    const head = [full, mid, narrow].find((h) => len(h) <= cols) ?? narrow;
+    const lines = [failed > 0 ? style.red(cut(head, cols)) : style.bold(cut(head, cols))];
+    const jobs = [...running.entries()];
+    const shown = jobs.length > maxJobs ? maxJobs - 1 : jobs.length;
+    for (const [id, since] of jobs.slice(0, shown)) {
+      const time = ` ${clock((now() - since) / 1000)}`;
+      const room = cols - 2 - len(time);
+      const name = room >= 4 ? cut(terminalSafe(id), room) : '';
+      lines.push(style.dim(cut(`  ${name}${time}`, cols)));
+    }
+    if (jobs.length > shown) lines.push(style.dim(cut(`  … and ${jobs.length - shown} more`, cols)));
+    let s = '\r';
+    if (drawn > 1) s += `\x1b[${drawn - 1}A`;
+    s += lines.map((l) => `\x1b[K${l}`).join('\n');
+    s += '\x1b[J';
+    out.write(s);
+    drawn = lines.length;
+  };
+  // Many events in a burst (thousands of short jobs) redraw at most ten times a second.
+  const soon = () => {
+    if (pending !== undefined) return;
+    const wait = Math.max(0, 100 - (now() - last));
+    pending = setTimeout(() => {
+      pending = undefined;
+      draw();
+    }, wait);
+    pending.unref();
   };
   const timer = setInterval(draw, 500);
   timer.unref();
@@ -37,22 +95,42 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
   return {
     event(e) {
       if (e.kind === 'spawned' || e.kind === 'exited') return;
-      if (e.kind === 'start' || e.kind === 'submitted') running += 1;
-      else if (e.kind === 'done') (running -= 1), (done += 1);
-      else if (e.kind === 'failed') {
-        running = Math.max(0, running - 1);
-        failed += 1;
-        // Failures are worth a line of their own above the progress line.
-        out.write(`\r\x1b[K${eventLine(e, options.style)}\n`);
+      if (e.kind === 'start') running.set(e.id, now());
+      else if (e.kind === 'done') {
+        running.delete(e.id);
+        done += 1;
+      } else if (e.kind === 'failed' || e.kind === 'note') {
+        if (e.kind === 'failed') {
+          running.delete(e.id);
+          failed += 1;
+        }
+        // Worth a line of their own above the block.
+        erase();
+        out.write(`${eventLine(e, style)}\n`);
+        draw();
+        return;
       } else if (e.kind === 'blocked') failed += 1;
-      else if (e.kind === 'note') out.write(`\r\x1b[K${eventLine(e, options.style)}\n`);
-      draw();
+      soon();
     },
     close() {
       clearInterval(timer);
-      out.write('\r\x1b[K');
+      if (pending !== undefined) clearTimeout(pending);
+      erase();
     },
   };
+}
+
+/** Visible length in code points (terminal-safe text has no controls left). */
+function len(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+function cut(s: string, cols: number): string {
+  if (len(s) <= cols) return s;
+  if (cols <= 1) return '…'.slice(0, cols);
+  return `${Array.from(s).slice(0, cols - 1).join('')}…`;
 }
 
 function eventLine(e: RunEvent, style: Style): string | undefined {
@@ -68,7 +146,7 @@ function eventLine(e: RunEvent, style: Style): string | undefined {
     case 'blocked':
       return style.yellow(`blocked ${terminalSafe(e.id)}`) + style.dim(` (needs ${terminalSafe(e.blockedBy)}, which failed)`);
     case 'submitted':
-      return `${e.adopted ? 'adopted' : 'submit '} ${terminalSafe(e.id)}` + style.dim(` (Slurm job ${e.slurmJobId})`);
+      return `${e.adopted ? 'adopted' : 'submit '} ${terminalSafe(e.id)}` + style.dim(` (cluster job ${e.slurmJobId})`);
     case 'note':
       return style.dim(terminalSafe(e.message));
     case 'spawned':

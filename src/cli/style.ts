@@ -17,8 +17,8 @@ export const plainStyle: Style = { bold: same, dim: same, red: same, green: same
 
 export function makeStyle(color: boolean): Style {
   if (!color) return plainStyle;
-  // require, not import(): the bundle may run from a V8 code cache, where a dynamic import has no
-  // loader to call. chalk is an ES module; Node 20.19+ and 22.12+ require those synchronously.
+  // require, not import(): makeStyle stays synchronous. chalk is an ES module; Node 20.19+ and
+  // 22.12+ (the engines range) require those synchronously.
   const { Chalk } = createRequire(import.meta.url)('chalk') as typeof import('chalk');
   const c = new Chalk({ level: 1 });
   return {

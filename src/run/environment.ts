@@ -25,7 +25,8 @@ export interface Preparation {
 export interface Backend {
   /** The program that must be on PATH (the first one found of these). */
   programs: string[];
-  launch(command: string, bin: string): Launch;
+  /** `names`: the variables the job's script refers to (values in the launcher's environment). */
+  launch(command: string, bin: string, names?: readonly string[]): Launch;
   prepare?: Preparation;
 }
 
@@ -85,7 +86,11 @@ export function backendFor(env: Environment | undefined, workflowDir: string, st
       const user = typeof process.getuid === 'function' ? [`--user`, `${process.getuid()}:${process.getgid?.() ?? 0}`] : [];
       return need(['docker', 'podman'], {
         programs: ['docker', 'podman'],
-        launch: (command, b) => ({ argv: [b, 'run', '--rm', ...user, '-v', `${workflowDir}:${workflowDir}`, '-w', workflowDir, first, '/bin/sh', '-c', command] }),
+        // A container gets none of the launcher's environment unless named: `-e NAME` passes the job's
+        // values by name (never in argv, where `ps` would show them).
+        launch: (command, b, names = []) => ({
+          argv: [b, 'run', '--rm', ...user, ...names.flatMap((n) => ['-e', n]), '-v', `${workflowDir}:${workflowDir}`, '-w', workflowDir, first, '/bin/sh', '-c', command],
+        }),
       });
     }
     case 'singularity':

@@ -1,5 +1,7 @@
 // What a run reports while it goes (the command line turns these into a progress line or log lines)
-// and what it hands back at the end. Shared by the local and the Slurm executor.
+// and what it hands back at the end. Shared by every executor (src/run/lifecycle.ts emits them).
+
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 export type JobOutcome = 'done' | 'failed' | 'timed out' | 'interrupted' | 'blocked' | 'not started';
 
@@ -18,7 +20,12 @@ export interface JobResult {
   log: string;
   /** The rule's own `log` file, when it declares one (commands often send their stderr there). */
   ruleLog?: string;
+  /** Scheduler job id (Slurm or Grid Engine) of its last attempt. */
   slurmJobId?: string;
+  /** The diagnostic code of a failure (RUN020 exit, RUN021 missing output, RUN022 time limit, RUN042 could not prepare/start/record…). */
+  code?: string;
+  /** Where the last attempt's part of the runner's log begins (the failure tail shows only that attempt). */
+  logOffset?: number;
 }
 
 export type RunEvent =
@@ -29,7 +36,7 @@ export type RunEvent =
   | { kind: 'exited'; id: string; attempt: number; code: number | null; signal: string | null }
   | { kind: 'retry'; id: string; attempt: number; attempts: number; message: string }
   | { kind: 'done'; id: string; seconds: number }
-  | { kind: 'failed'; id: string; message: string; log: string }
+  | { kind: 'failed'; id: string; message: string; log: string; code?: string }
   | { kind: 'blocked'; id: string; blockedBy: string }
   | { kind: 'submitted'; id: string; slurmJobId: string; adopted: boolean }
   | { kind: 'note'; message: string };
@@ -37,4 +44,6 @@ export type RunEvent =
 export interface RunReport {
   results: JobResult[];
   interrupted: boolean;
+  /** Notices and warnings of the run itself (unreadable records, groups left alone, a lock taken over). */
+  diagnostics?: Diagnostic[];
 }

@@ -1,6 +1,6 @@
-// Output files around a job: which exist before it starts (those are never deleted), removing what
-// a failed attempt left behind, and making protected outputs read-only.
-import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+// Output files around a job: removing them before it runs again and what a failed attempt left
+// behind, and making protected outputs read-only.
+import { chmodSync, lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export function existingOutputs(outputs: readonly string[], dir: string): string[] {
@@ -18,7 +18,8 @@ export function removePartialOutputs(outputs: readonly string[], preexisting: re
   for (const o of outputs) {
     if (keep.has(o)) continue;
     const full = path.resolve(dir, o);
-    if (statSync(full, { throwIfNoEntry: false }) === undefined) continue;
+    // lstat: a symbolic link whose target is gone is still there, and `ln -s` would refuse it.
+    if (lstatSync(full, { throwIfNoEntry: false }) === undefined) continue;
     rmSync(full, { recursive: true, force: true });
     removed.push(o);
   }

@@ -17,6 +17,8 @@ export interface PreparedJob extends SchedJob {
   retries: number;
   timeLimitSeconds?: number;
   logPath: string;
+  /** The key of the environment preparation (Preparation.key) the job needs, if any. */
+  preparation?: string;
 }
 
 export interface PreflightOptions {
@@ -78,11 +80,12 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
       dependsOn: spec.dependsOn,
       threads: spec.threads,
       spec,
-      launch: (command) => b.launch(command, bin),
+      launch: (command) => b.launch(command, bin, Object.keys(spec.env)),
       retries: spec.retries,
       logPath: store.logPath(spec.id),
     };
     if (spec.memoryMb !== undefined) job.memoryMb = spec.memoryMb;
+    if (b.prepare) job.preparation = b.prepare.key;
     if (spec.timeLimitSeconds !== undefined) job.timeLimitSeconds = spec.timeLimitSeconds;
     jobs.push(job);
   }

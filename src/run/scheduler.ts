@@ -7,6 +7,8 @@ export interface SchedJob {
   dependsOn: readonly string[];
   threads: number;
   memoryMb?: number;
+  /** The rule's `priority`: among ready jobs, higher goes first (then plan order). */
+  priority?: number;
 }
 
 export interface Limits {
@@ -43,9 +45,12 @@ export function schedule<J extends SchedJob>(
       dependents[k]!.push(i);
     }
   });
-  // Ready jobs, kept in plan order so earlier phases go first.
+  // Ready jobs, kept in order of priority (higher first), then plan order so earlier phases go first.
+  const prio = jobs.map((j) => j.priority ?? 0);
+  const before = (a: number, b: number) => prio[a]! > prio[b]! || (prio[a] === prio[b] && a < b);
   const ready: number[] = [];
   for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) ready.push(i);
+  if (prio.some((p) => p !== 0)) ready.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   const result: ScheduleResult = { done: new Set(), failed: new Set(), blocked: new Map(), notStarted: new Set() };
   const settled = new Uint8Array(jobs.length);
   let running = 0;
@@ -73,7 +78,7 @@ export function schedule<J extends SchedJob>(
     };
     const insertReady = (i: number) => {
       let at = ready.length;
-      while (at > 0 && ready[at - 1]! > i) at--;
+      while (at > 0 && before(i, ready[at - 1]!)) at--;
       ready.splice(at, 0, i);
     };
     const pump = () => {

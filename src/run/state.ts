@@ -1,10 +1,12 @@
 // The run state: one small JSON file per job under <workflow dir>/.oxo-flow/state/jobs/, each written
-// atomically (a temporary file, then a rename), so a runner killed at any instant leaves every
-// record either in its old or its new form, never half-written. A record says what ran (a hash of
-// the command), and whether it finished: a `running` record left behind means the runner died while
-// the job ran, so its outputs are not to be trusted.
+// crash-safely (a temporary file, fsync, rename, fsync of the directory), so a runner killed at any
+// instant, or a machine that loses power, leaves every record either in its old or its new form,
+// never half-written. A record says what ran (a hash of the command), and whether it finished: a
+// `running` record left behind means the runner died while the job ran, so its outputs are not to be
+// trusted. The store fails closed: a record that cannot be read counts as a failed run of its job,
+// which then reruns (with a notice), rather than as "no record", which would trust the files alone.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { JobSpec } from '../workflow/plan/index.js';
 
@@ -19,19 +21,27 @@ export interface JobRecord {
   status: RecordStatus;
   startedAt: string;
   endedAt?: string;
-  /** Outputs that existed before this job started: never deleted by the runner. */
+  /** Outputs that existed before this job started (kept for records written by older versions). */
   preexisting: string[];
   /** Process group of a local job, while it runs. */
   pgid?: number;
-  /** Slurm job id of a submitted job. */
+  /** The group leader's start time (clock ticks since boot, /proc/PID/stat field 22): proves a pgid was ours. */
+  procStart?: number;
+  /** The run that wrote the record: its jobs carry it as OXO_FLOW_RUN_ID. */
+  runId?: string;
+  /** Scheduler job id of a submitted job (Slurm or Grid Engine). */
   slurmJobId?: string;
-  executor: 'local' | 'slurm';
+  /** Where a cluster job writes its exit status (so a later run can adopt a job still queued). */
+  exitFile?: string;
+  executor: string;
   log: string;
 }
 
 /** The record a job gets as it starts, before its process exists: a crash from here on reads as unfinished. */
-export function startRecord(spec: JobSpec, executor: JobRecord['executor'], preexisting: string[], log: string, started = Date.now()): JobRecord {
-  return { version: 1, id: spec.id, rule: spec.rule, hash: jobHash(spec), status: 'running', startedAt: new Date(started).toISOString(), preexisting, executor, log };
+export function startRecord(spec: JobSpec, executor: JobRecord['executor'], preexisting: string[], log: string, started = Date.now(), runId?: string): JobRecord {
+  const r: JobRecord = { version: 1, id: spec.id, rule: spec.rule, hash: jobHash(spec), status: 'running', startedAt: new Date(started).toISOString(), preexisting, executor, log };
+  if (runId !== undefined) r.runId = runId;
+  return r;
 }
 
 /** Where a workflow keeps its run state and logs. */
@@ -40,65 +50,238 @@ export function stateDir(workflowDir: string): string {
 }
 
 /**
- * What a job is, for "did it change since it ran": the real command (a hash, so secrets in it never
- * reach the disk), its environment and its outputs. Params and config values are in the command.
+ * What a job is, for "did it change since it ran": its script and the values it gets (a hash, so
+ * secrets never reach the disk), its environment and its outputs. Params and config values are in
+ * the values.
  */
-export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'>): string {
+export function jobHash(job: Pick<JobSpec, 'command' | 'environment' | 'outputs'> & { env?: Readonly<Record<string, string>> }): string {
   const env = job.environment === undefined ? null : [job.environment.kind, job.environment.spec];
-  return createHash('sha256').update(JSON.stringify([job.command, env, job.outputs])).digest('hex').slice(0, 32);
+  const values = job.env === undefined ? null : Object.entries(job.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify([job.command, values, env, job.outputs])).digest('hex').slice(0, 32);
+}
+
+/**
+ * The records by job id. A record file that exists but cannot be read has lost its job id with its
+ * content; its file name is the hash of the id, so `get` still finds it and answers with a `failed`
+ * stand-in: dry-run and run both then rerun that job.
+ */
+export class RecordMap extends Map<string, JobRecord> {
+  constructor(readonly unreadable: ReadonlySet<string> = new Set()) {
+    super();
+  }
+
+  override get(id: string): JobRecord | undefined {
+    const found = super.get(id);
+    if (found !== undefined || this.unreadable.size === 0 || !this.unreadable.has(fileName(id))) return found;
+    return { version: 1, id, rule: '', hash: '', status: 'failed', startedAt: new Date(0).toISOString(), preexisting: [], executor: 'unknown', log: '' };
+  }
+
+  /** True when the job's record file exists but could not be read. */
+  isUnreadable(id: string): boolean {
+    return super.get(id) === undefined && this.unreadable.has(fileName(id));
+  }
 }
 
 export class StateStore {
   readonly jobsDir: string;
   readonly logsDir: string;
-  #records: Map<string, JobRecord> | undefined;
+  #records: RecordMap | undefined;
+  #dirReady = false;
+  #batch: Pending[] = [];
+  #flushing = false;
+  #seq = 0;
 
-  constructor(readonly workflowDir: string) {
+  /**
+   * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay atomic against a killed
+   * runner, but not against a power loss. For throwaway scratch projects; fsync costs about 10 ms a
+   * job on a busy disk (docs/benchmarks.md).
+   */
+  constructor(
+    readonly workflowDir: string,
+    readonly sync = true,
+  ) {
     this.jobsDir = path.join(stateDir(workflowDir), 'state', 'jobs');
     this.logsDir = path.join(stateDir(workflowDir), 'logs');
   }
 
   /** Every record on disk, by job id (read once; later writes keep the map current). */
-  records(): Map<string, JobRecord> {
+  records(): RecordMap {
     if (this.#records !== undefined) return this.#records;
-    const out = new Map<string, JobRecord>();
     let names: string[] = [];
     try {
       names = readdirSync(this.jobsDir);
     } catch {
       names = [];
     }
+    const unreadable = new Set<string>();
+    const parsed: JobRecord[] = [];
     for (const name of names) {
       if (!name.endsWith('.json')) continue;
       try {
         const r = JSON.parse(readFileSync(path.join(this.jobsDir, name), 'utf8')) as JobRecord;
-        if (r && r.version === 1 && typeof r.id === 'string') out.set(r.id, r);
+        if (r && r.version === 1 && typeof r.id === 'string' && typeof r.status === 'string') parsed.push(r);
+        else unreadable.add(name);
       } catch {
-        // A record that cannot be read counts as absent: the job's outputs and times decide alone.
+        unreadable.add(name);
       }
     }
+    const out = new RecordMap(unreadable);
+    for (const r of parsed) out.set(r.id, r);
     this.#records = out;
     return out;
   }
 
-  /** Atomically replace a job's record. Throws when the state directory cannot be written. */
-  write(record: JobRecord): void {
+  /**
+   * Crash-safely replace a job's record. Throws (with the errno code: ENOSPC, EACCES, EROFS,
+   * ENAMETOOLONG…) when it cannot be written; the temporary file never outlives a failure. `durable`
+   * (the default) syncs the file and its directory, so the record survives a power loss too: needed
+   * for the `running` record, which must be on disk before the job can write anything.
+   */
+  write(record: JobRecord, options: { durable?: boolean } = {}): void {
+    const durable = this.sync && (options.durable ?? true);
     const file = path.join(this.jobsDir, fileName(record.id));
     const temp = `${file}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, JSON.stringify(record));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    if (!this.#dirReady) {
       mkdirSync(this.jobsDir, { recursive: true });
-      writeFileSync(temp, JSON.stringify(record));
+      this.#dirReady = true;
     }
-    renameSync(temp, file);
+    let fd: number | undefined;
+    try {
+      fd = openSync(temp, 'w');
+      const data = Buffer.from(JSON.stringify(record));
+      let at = 0;
+      while (at < data.length) at += writeSync(fd, data, at);
+      if (durable) fsyncSync(fd);
+      closeSync(fd);
+      fd = undefined;
+      renameSync(temp, file);
+    } catch (err) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(temp, { force: true });
+      throw err;
+    }
+    if (durable) syncDir(this.jobsDir);
     this.records().set(record.id, record);
+  }
+
+  /**
+   * Durably replace a job's record, with group commit: the temporary file is written now; fsync, rename
+   * and the directory's fsync happen together for every record waiting, off the main thread, so jobs
+   * that start at about the same time share one disk flush and the runner goes on meanwhile. Resolves
+   * once the record is on disk and in place; rejects (ENOSPC…) with the temporary file removed.
+   */
+  writeDurable(record: JobRecord): Promise<void> {
+    if (!this.sync) {
+      this.write(record, { durable: false });
+      return Promise.resolve();
+    }
+    const file = path.join(this.jobsDir, fileName(record.id));
+    const temp = `${file}.${process.pid}.${this.#seq++}.tmp`;
+    if (!this.#dirReady) {
+      mkdirSync(this.jobsDir, { recursive: true });
+      this.#dirReady = true;
+    }
+    let fd: number | undefined;
+    try {
+      fd = openSync(temp, 'w');
+      const data = Buffer.from(JSON.stringify(record));
+      let at = 0;
+      while (at < data.length) at += writeSync(fd, data, at);
+    } catch (err) {
+      if (fd !== undefined) closeSync(fd);
+      rmSync(temp, { force: true });
+      return Promise.reject(err);
+    }
+    const opened = fd;
+    return new Promise((resolve, reject) => {
+      this.#batch.push({ record, file, temp, fd: opened, resolve, reject });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#batch.length > 0) {
+      const batch = this.#batch.splice(0);
+      const synced = await Promise.allSettled(batch.map((b) => fsyncAsync(b.fd)));
+      const placed: Pending[] = [];
+      batch.forEach((b, i) => {
+        closeSync(b.fd);
+        const r = synced[i]!;
+        try {
+          if (r.status === 'rejected') throw r.reason;
+          renameSync(b.temp, b.file);
+          placed.push(b);
+        } catch (err) {
+          rmSync(b.temp, { force: true });
+          b.reject(err);
+        }
+      });
+      if (placed.length === 0) continue;
+      await syncDirAsync(this.jobsDir);
+      for (const b of placed) {
+        this.records().set(b.record.id, b.record);
+        b.resolve();
+      }
+    }
+    this.#flushing = false;
   }
 
   /** The per-job log file of the runner (the job's stdout and stderr). */
   logPath(jobId: string): string {
-    return path.join(this.logsDir, `${jobId.replace(/[^A-Za-z0-9_.=,-]+/g, '_')}.log`);
+    return path.join(this.logsDir, logName(jobId));
+  }
+}
+
+/** A log's file name from the job id: readable, but never longer than a file system allows (255 bytes). */
+export function logName(jobId: string): string {
+  const safe = jobId.replace(/[^A-Za-z0-9_.=,-]+/g, '_');
+  if (Buffer.byteLength(safe) <= 160 && !safe.startsWith('.')) return `${safe}.log`;
+  return `${safe.slice(0, 100).replace(/^\./, '_')}-${createHash('sha256').update(jobId).digest('hex').slice(0, 16)}.log`;
+}
+
+interface Pending {
+  record: JobRecord;
+  file: string;
+  temp: string;
+  fd: number;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+function fsyncAsync(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
+/** syncDir, on libuv's threads. */
+function syncDirAsync(dir: string): Promise<void> {
+  return new Promise((resolve) => {
+    let fd: number;
+    try {
+      fd = openSync(dir, 'r');
+    } catch {
+      resolve();
+      return;
+    }
+    fsync(fd, () => {
+      closeSync(fd);
+      resolve();
+    });
+  });
+}
+
+/** The rename is durable only once the directory itself is synced (not every file system allows it). */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // A directory that cannot be opened or synced (some network file systems): the rename stands.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

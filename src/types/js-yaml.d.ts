@@ -1,4 +1,4 @@
-// The part of js-yaml 3 (the SKILL.md front matter parser) that src/ai/skills/parse-md-skill.ts uses; js-yaml
+// The part of js-yaml 3 (gray-matter's YAML engine for SKILL.md front matter, with the FAILSAFE schema) that src/ai/skills/parse-md-skill.ts uses; js-yaml
 // ships no types of its own.
 declare module 'js-yaml' {
   const yaml: {

@@ -3,6 +3,7 @@
 // command pay for it up front.
 import { createRequire } from 'node:module';
 import type * as Zod from 'zod';
+import { unimplementedKeywords } from './load/shape-check.js';
 import { defineWorkflowSchema, type WorkflowSchemas } from './schema.js';
 
 let zod: typeof Zod | undefined;
@@ -22,9 +23,17 @@ function jsonSchemaOf(schema: Zod.ZodType): Record<string, unknown> {
   return requireZod().toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 
-/** The compact shape the run-time checks use (load/shape-check.ts): the JSON Schema without what only people read. */
+/**
+ * The compact shape the run-time checks use (load/shape-check.ts): the JSON Schema without what only
+ * people read. Refuses (throws, so `npm run gen:docs` fails) a schema that uses a keyword the check
+ * does not implement: the check would silently accept data that zod rejects.
+ */
 export function shapeOf(schema: Zod.ZodType): unknown {
-  return stripDocs(jsonSchemaOf(schema));
+  const shape = stripDocs(jsonSchemaOf(schema));
+  const unknown = unimplementedKeywords(shape);
+  if (unknown.length > 0)
+    throw new Error(`the shape check (src/workflow/load/shape-check.ts) does not implement ${unknown.join(', ')}: implement the keyword there and add it to SHAPE_KEYWORDS, or express the rule outside the zod schema`);
+  return shape;
 }
 
 /** JSON Schema for editors (`oxo-flow schema`), generated from the zod schema. */

@@ -1,3 +1,4 @@
+// `oxo-flow ai skills`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript sources).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

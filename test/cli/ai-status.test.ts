@@ -1,4 +1,6 @@
-// End-to-end: the built CLI as a subprocess, real skill files, a real local HTTP server that must never be contacted.
+// `oxo-flow ai status`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript
+// sources; test/cli/built-cli.test.ts spawns the built CLI): real skill files, a real local HTTP server
+// that must never be contacted.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,11 +103,17 @@ describe('oxo-flow ai (status)', () => {
       const json = await runCliJson(['ai', '--skill', 'clinical-db'], { cwd: t.projectDir, env: keyed });
       expect(human.code).toBe(0);
       expect(human.stderr).toContain('Provider: openai');
-      expect(human.stderr).toContain('API key:  present (OPENAI_API_KEY)');
+      // OPENAI_API_KEY belongs to api.openai.com: it is not sent to another base URL, and status says why.
+      expect(human.stderr).toContain('API key:  none: OPENAI_API_KEY is not sent to this base URL (only to https://api.openai.com/v1)');
       expect(human.stderr).toContain(`http://127.0.0.1:${port}/mcp`);
       expect(human.stderr + human.stdout + json.stdout).not.toContain('sk-very-secret-value');
       const j = json.json as Record<string, any>;
-      expect(j.provider).toMatchObject({ kind: 'openai', key_present: true, key_source: 'OPENAI_API_KEY', endpoint: `http://127.0.0.1:${port}/v1` });
+      expect(j.provider).toMatchObject({ kind: 'openai', key_present: false, key_source: null, endpoint: `http://127.0.0.1:${port}/v1` });
+      expect(j.provider.key_note).toContain('OPENAI_API_KEY is not sent to this base URL');
+      // OXO_FLOW_AI_API_KEY, set beside OXO_FLOW_AI_PROVIDER, goes to the endpoint in use.
+      const own = await runCliJson(['ai', '--skill', 'clinical-db'], { cwd: t.projectDir, env: { ...keyed, OXO_FLOW_AI_API_KEY: 'sk-very-secret-value' } });
+      expect((own.json as Record<string, any>).provider).toMatchObject({ key_present: true, key_source: 'OXO_FLOW_AI_API_KEY' });
+      expect(own.stdout).not.toContain('sk-very-secret-value');
       expect(j.mcp_servers).toEqual([expect.objectContaining({ skill: 'clinical-db', url: `http://127.0.0.1:${port}/mcp`, header_names: ['Authorization'], checked: false })]);
       expect(requests).toBe(0);
     } finally {

@@ -1,4 +1,5 @@
-// End-to-end: the built CLI on real .oxoflow files in temp folders.
+// `oxo-flow dry-run` on real .oxoflow files in temp folders, run in-process (runInProcess, imported as
+// runCli: src/cli/main.ts on the TypeScript sources; test/cli/built-cli.test.ts spawns the built CLI).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +91,8 @@ describe('oxo-flow dry-run', () => {
       outputs: ['qc/S1.html'],
       log: null,
       command: 'fastqc trimmed/S1.fq -o qc/',
+      script: 'fastqc "${OXO_INPUT_0}" -o qc/',
+      env: { OXO_INPUT_0: 'trimmed/S1.fq' },
       retries: 0,
       time_limit_seconds: null,
       temp_outputs: [],

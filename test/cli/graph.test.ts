@@ -1,3 +1,4 @@
+// `oxo-flow graph`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript sources).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -14,6 +14,9 @@ import { json, startRawServer, type RawServer } from '../helpers/mcp-raw-server.
 const RAW = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 const SGR = /\u001b\[[0-9;]*m/g;
 const EVIL = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202eevil\u2066';
+// Values that reach jobs (config values, sample names) may not hold control characters at all (E030,
+// E043: the dry-run (override) case shows that refusal is terminal-safe too); bidi characters they may.
+const DATA_EVIL = '\u202eevil\u2066\u200f';
 const SPOOF = 'x\r\u001b[2K  mcp_db_peek     runs freely (server marks it readOnlyHint: true)';
 const toml = (s: string) => JSON.stringify(s); // a JSON string with \u escapes is a TOML basic string
 
@@ -69,10 +72,10 @@ beforeAll(async () => {
       '[workflow]',
       `name = ${toml(`wf${EVIL}`)}`,
       '[config]',
-      `greeting = ${toml(`hi${EVIL}`)}`,
+      `greeting = ${toml(`hi${DATA_EVIL}`)}`,
       '[[sample_groups]]',
       'name = "g"',
-      `samples = [${toml(`s1${EVIL}`)}, "s2"]`,
+      `samples = [${toml(`s1${DATA_EVIL}`)}, "s2"]`,
       '[[rules]]',
       'name = "say"',
       'output = ["out/{sample}.txt"]',
@@ -134,6 +137,14 @@ describe('no raw control, C1 or bidi character reaches a terminal', () => {
   it('hostile text is shown as visible escapes, not dropped', async () => {
     const r = await runInProcess(['dry-run'], { cwd: project, env: env() });
     expect(r.stderr).toContain('wf\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202eevil\\u2066');
+    expect(r.stderr).toContain('s1\\u202eevil\\u2066\\u200f');
+  });
+
+  it('a control character in a value that would reach a job is refused, and the refusal is terminal-safe', async () => {
+    const r = await runInProcess(['dry-run', `greeting=x${EVIL}`], { cwd: project, env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('E043');
+    expect(r.stderr.match(RAW)).toBeNull();
   });
 
   it('with colour on, our colour sequences are the only escapes (a title cannot restyle or rewrite the gate column)', async () => {

@@ -1,3 +1,4 @@
+// `oxo-flow init`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript sources).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,5 @@
-// `oxo-flow lint` end to end: counts, --strict, and errors from the checks included once.
+// `oxo-flow lint`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript
+// sources): counts, --strict, and errors from the checks included once.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -15,7 +15,7 @@ function project(text: string | Buffer, files: Record<string, string> = {}): str
 }
 
 const codesOf = (json: Record<string, unknown>) => (json.diagnostics as { code: string; line?: number }[]).map((d) => d.code);
-type Job = { id: string; command: string; outputs: string[]; temp_outputs: string[]; protected_outputs: string[]; retries: number; time_limit_seconds: number | null };
+type Job = { id: string; command: string; script: string; env: Record<string, string>; outputs: string[]; temp_outputs: string[]; protected_outputs: string[]; retries: number; time_limit_seconds: number | null };
 const jobsOf = (json: Record<string, unknown>) => json.jobs as Job[];
 
 /** validate, lint and dry-run on one project: exit codes and codes, so the three can be compared. */
@@ -29,13 +29,16 @@ function allThree(dir: string, extra: string[] = []) {
 const HEAD = '[workflow]\nname = "t"\n\n';
 
 describe('commands built from data', () => {
-  it('hostile sample names reach the shell quoted; validate and lint accept them', () => {
+  it('hostile sample names reach the job as data; dry-run shows them quoted; validate and lint accept them', () => {
     const dir = project(`${HEAD}[[sample_groups]]\nname = "g"\nsamples = ["x; rm -rf ~", "$(id)"]\n\n[[rules]]\nname = "e"\noutput = ["o/{sample}.txt"]\nshell = "echo {sample} done > {output}"\n`);
     const r = runCliJson(['dry-run'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(jobsOf(r.json).map((j) => j.command)).toEqual(["echo 'x; rm -rf ~' done > 'o/x; rm -rf ~.txt'", "echo '$(id)' done > 'o/$(id).txt'"]);
-    // The shell gets the literal text: running the command writes the name into the file.
-    const run = spawnSync('sh', ['-c', `mkdir -p o && ${jobsOf(r.json)[1]!.command} && cat 'o/$(id).txt'`], { cwd: dir, encoding: 'utf8' });
+    // What runs holds no value: the script refers to variables, the values come in its environment.
+    const job = jobsOf(r.json)[1]!;
+    expect(job.script).toBe('echo "${OXO_SAMPLE}" done > "${OXO_OUTPUT_0}"');
+    expect(job.env).toEqual({ OXO_SAMPLE: '$(id)', OXO_OUTPUT_0: 'o/$(id).txt' });
+    const run = spawnSync('sh', ['-c', `mkdir -p o && ${job.script} && cat 'o/$(id).txt'`], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, ...job.env } });
     expect(run.stdout).toBe('$(id) done\n');
     expect(runCli(['validate'], { cwd: dir }).code).toBe(0);
   });
@@ -103,6 +106,8 @@ describe('commands built from data', () => {
     const json = runCliJson(['dry-run'], { cwd: dir });
     expect(json.stdout).not.toContain(secret);
     expect(jobsOf(json.json)[0]!.command).toBe("fetch --token '***' > d.txt");
+    expect(jobsOf(json.json)[0]!.script).toBe('fetch --token "${OXO_CONFIG_TOKEN}" > "${OXO_OUTPUT_0}"');
+    expect(jobsOf(json.json)[0]!.env).toEqual({ OXO_CONFIG_TOKEN: '***', OXO_OUTPUT_0: 'd.txt' });
     // An override is as secret as the default.
     expect(runCli(['--json', 'dry-run', 'token=other-secret-123'], { cwd: dir }).stdout).not.toContain('other-secret-123');
   });

@@ -1,4 +1,5 @@
-// Every built-in template, through the built CLI: `init -t NAME` gives a project whose dry-run
+// Every built-in template, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the
+// TypeScript sources): `init -t NAME` gives a project whose dry-run
 // plans every job with nothing missing; the default project and the README's example also validate
 // and lint without errors.
 import { mkdtempSync, rmSync } from 'node:fs';

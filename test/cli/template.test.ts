@@ -1,3 +1,4 @@
+// `oxo-flow template`, run in-process (runInProcess, imported as runCli: src/cli/main.ts on the TypeScript sources).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

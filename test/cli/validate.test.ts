@@ -1,4 +1,5 @@
-// `oxo-flow validate` end to end: the built CLI on real files in a temp directory.
+// `oxo-flow validate` on real files in a temp directory, run in-process (runInProcess, imported as
+// runCli: src/cli/main.ts on the TypeScript sources; test/cli/built-cli.test.ts spawns the built CLI).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

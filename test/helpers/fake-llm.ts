@@ -4,6 +4,13 @@
 // arguments streamed in fragments), HTTP errors in each provider's own error shape, a reset in the
 // middle of a stream, a stalled stream and malformed bodies. Its faithfulness is tested with the
 // official SDKs (test/ai/providers/fake-llm-sdk.test.ts). Every request is recorded.
+//
+// Dialects of servers that speak the OpenAI format their own way, each as the real server does it:
+// DeepSeek thinking mode (`reasoning_content` beside the answer, and with `requireReasoningContent`
+// a 400 "Missing `reasoning_content` field" for any assistant turn sent back without it), Ollama
+// (each tool call whole in one chunk, every one at index 0, reasoning in `reasoning`), servers that
+// repeat the tool's name in every delta. The Anthropic side always refuses a turn with empty content,
+// as the real API does. A `keepalive` reply sends SSE comments and nothing else, for ever.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,7 +20,20 @@ export interface FakeToolCall {
 }
 
 export type FakeReply =
-  | { kind: 'answer'; text?: string; toolCalls?: FakeToolCall[]; finish?: 'length'; usage?: { input: number; output: number } }
+  | {
+      kind: 'answer';
+      text?: string;
+      toolCalls?: FakeToolCall[];
+      finish?: 'length';
+      usage?: { input: number; output: number };
+      /** Reasoning sent beside the answer: `reasoning_content` (deepseek) or `reasoning` (ollama). */
+      reasoning?: string;
+      dialect?: 'openai' | 'deepseek' | 'ollama' | 'repeat-names';
+      /** Stream the text in pieces of this many characters (default: word by word). */
+      chunk?: number;
+    }
+  /** Headers, then an SSE comment every `everyMs` and never an event. */
+  | { kind: 'keepalive'; everyMs: number }
   | { kind: 'error'; status: number; errorType?: string; message: string; headers?: Record<string, string> }
   /** Start a streamed answer, send part of it, then destroy the socket. */
   | { kind: 'reset'; text?: string }
@@ -38,7 +58,12 @@ export interface FakeLlm {
   close(): Promise<void>;
 }
 
-export async function startFakeLlm(replies: FakeReply[] = [], fallback?: FakeReply): Promise<FakeLlm> {
+export interface FakeOptions {
+  /** DeepSeek thinking mode: an assistant turn sent back without `reasoning_content` is a 400. */
+  requireReasoningContent?: boolean;
+}
+
+export async function startFakeLlm(replies: FakeReply[] = [], fallback?: FakeReply, options: FakeOptions = {}): Promise<FakeLlm> {
   const queue = [...replies];
   const requests: ReceivedRequest[] = [];
   const open = new Set<ServerResponse>();
@@ -48,7 +73,8 @@ export async function startFakeLlm(replies: FakeReply[] = [], fallback?: FakeRep
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const url = req.url ?? '';
-      const wire = url.endsWith('/chat/completions') ? 'openai' : url.endsWith('/messages') ? 'anthropic' : undefined;
+      const pathname = url.split('?')[0]!;
+      const wire = pathname.endsWith('/chat/completions') ? 'openai' : pathname.endsWith('/messages') ? 'anthropic' : undefined;
       if (req.method !== 'POST' || wire === undefined) {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${url}`, type: 'not_found' } }));
         return;
@@ -60,6 +86,14 @@ export async function startFakeLlm(replies: FakeReply[] = [], fallback?: FakeRep
         // recorded as is
       }
       requests.push({ wire, path: url, headers: req.headers, body, raw });
+      const refused = wire === 'openai' ? openAiRefusal(body, options) : anthropicRefusal(body);
+      if (refused !== undefined) {
+        open.add(res);
+        res.on('close', () => open.delete(res));
+        if (wire === 'openai') openAiError(res, { kind: 'error', status: 400, message: refused });
+        else anthropicError(res, { kind: 'error', status: 400, message: refused });
+        return;
+      }
       const reply = queue.shift() ?? fallback ?? { kind: 'error', status: 500, errorType: 'server_error', message: 'the fake has no reply queued' };
       open.add(res);
       res.on('close', () => open.delete(res));
@@ -98,6 +132,40 @@ function fragments(text: string, n: number): string[] {
 
 const words = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
 
+/** The text in the pieces a reply asks for: fixed-size pieces, or word by word. */
+const pieces = (text: string, size?: number): string[] => {
+  if (size === undefined) return words(text);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+};
+
+/** What DeepSeek's thinking mode refuses: an assistant turn sent back without its reasoning_content. */
+function openAiRefusal(body: Record<string, unknown>, options: FakeOptions): string | undefined {
+  if (!options.requireReasoningContent || !Array.isArray(body.messages)) return undefined;
+  const at = (body.messages as Record<string, unknown>[]).findIndex((m) => m?.role === 'assistant' && typeof m.reasoning_content !== 'string');
+  return at < 0 ? undefined : `Missing \`reasoning_content\` field in the assistant message at message index ${at}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
+}
+
+/** What the Messages API refuses about content: an empty turn, an empty text block. */
+function anthropicRefusal(body: Record<string, unknown>): string | undefined {
+  if (!Array.isArray(body.messages)) return undefined;
+  for (const [i, m] of (body.messages as { content?: unknown }[]).entries()) {
+    const c = m?.content;
+    if (c === '' || (Array.isArray(c) && c.length === 0)) return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    if (Array.isArray(c) && c.some((b: { type?: unknown; text?: unknown }) => b?.type === 'text' && b.text === '')) return `messages.${i}: text content blocks must be non-empty`;
+  }
+  return undefined;
+}
+
+/** SSE comments only: what keeps a connection (and an idle timer) alive without ever answering. */
+function keepAlive(res: ServerResponse, everyMs: number): void {
+  sseHead(res);
+  res.write(': keep-alive\n\n');
+  const timer = setInterval(() => res.write(': keep-alive\n\n'), everyMs);
+  res.on('close', () => clearInterval(timer));
+}
+
 // ---------- OpenAI Chat Completions ----------
 
 function openAiError(res: ServerResponse, r: Extract<FakeReply, { kind: 'error' }>) {
@@ -117,6 +185,10 @@ function openAiReply(res: ServerResponse, reply: FakeReply, stream: boolean, mod
   }
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra })}\n\n`;
+  if (reply.kind === 'keepalive') {
+    keepAlive(res, reply.everyMs);
+    return;
+  }
   if (reply.kind === 'reset' || reply.kind === 'stall') {
     sseHead(res);
     res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
@@ -128,6 +200,9 @@ function openAiReply(res: ServerResponse, reply: FakeReply, stream: boolean, mod
   const calls = reply.toolCalls ?? [];
   const usage = { prompt_tokens: reply.usage?.input ?? 11, completion_tokens: reply.usage?.output ?? 7, total_tokens: (reply.usage?.input ?? 11) + (reply.usage?.output ?? 7) };
   const finish = reply.finish ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+  const dialect = reply.dialect ?? 'openai';
+  const reasoningField = dialect === 'ollama' ? 'reasoning' : 'reasoning_content';
+  const reasoning = reply.reasoning !== undefined ? { [reasoningField]: reply.reasoning } : {};
   if (!stream) {
     json(res, 200, {
       id,
@@ -140,6 +215,7 @@ function openAiReply(res: ServerResponse, reply: FakeReply, stream: boolean, mod
           message: {
             role: 'assistant',
             content: text === '' && calls.length > 0 ? null : text,
+            ...reasoning,
             refusal: null,
             ...(calls.length > 0 ? { tool_calls: calls.map((c, i) => ({ id: `call_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) } : {}),
           },
@@ -154,11 +230,20 @@ function openAiReply(res: ServerResponse, reply: FakeReply, stream: boolean, mod
   }
   sseHead(res);
   res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
-  for (const w of words(text)) res.write(chunk([{ index: 0, delta: { content: w }, logprobs: null, finish_reason: null }]));
-  calls.forEach((c, i) => {
+  if (reply.reasoning !== undefined) {
+    for (const w of pieces(reply.reasoning, reply.chunk)) res.write(chunk([{ index: 0, delta: { content: dialect === 'deepseek' ? null : '', [reasoningField]: w }, logprobs: null, finish_reason: null }]));
+  }
+  for (const w of pieces(text, reply.chunk)) res.write(chunk([{ index: 0, delta: { content: w }, logprobs: null, finish_reason: null }]));
+  if (dialect === 'ollama') {
+    // Ollama: each call whole, in a chunk of its own, every one numbered 0.
+    calls.forEach((c, i) => {
+      res.write(chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: `call_ol${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }] }, finish_reason: null }]));
+    });
+  } else calls.forEach((c, i) => {
     res.write(chunk([{ index: 0, delta: { tool_calls: [{ index: i, id: `call_${i}`, type: 'function', function: { name: c.name, arguments: '' } }] }, logprobs: null, finish_reason: null }]));
     for (const f of fragments(JSON.stringify(c.args), 3)) {
-      res.write(chunk([{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: f } }] }, logprobs: null, finish_reason: null }]));
+      const fn = dialect === 'repeat-names' ? { name: c.name, arguments: f } : { arguments: f };
+      res.write(chunk([{ index: 0, delta: { tool_calls: [{ index: i, ...(dialect === 'repeat-names' ? { id: `call_${i}`, type: 'function' } : {}), function: fn }] }, logprobs: null, finish_reason: null }]));
     }
   });
   res.write(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finish }]));
@@ -182,6 +267,10 @@ function anthropicReply(res: ServerResponse, reply: FakeReply, stream: boolean, 
   }
   if (reply.kind === 'malformed') {
     res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json' }).end(reply.body);
+    return;
+  }
+  if (reply.kind === 'keepalive') {
+    keepAlive(res, reply.everyMs);
     return;
   }
   const id = 'msg_fake';

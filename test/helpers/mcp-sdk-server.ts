@@ -35,6 +35,12 @@ export interface SdkFixture {
   initializes: number;
   /** Forget every session: the next request with an old id gets 404. */
   expireSessions(): void;
+  /** GET requests (the stream for messages outside a request) the server received. */
+  gets: number;
+  /** Change a tool's annotations and tell every connected client (tools/list_changed, GET stream). */
+  changeAnnotations(tool: string, annotations: Tool['annotations']): Promise<void>;
+  /** Send the newest session's client a request outside any call (sampling), on the GET stream; resolves with the client's answer. */
+  askClient(): Promise<{ ok: boolean; code?: number; ms: number }>;
   openConnections(): Promise<number>;
   close(): Promise<void>;
 }
@@ -68,10 +74,13 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
     sessionOnInitialize: [] as string[],
     deletes: 0,
     initializes: 0,
+    gets: 0,
   };
 
+  const servers: Server[] = [];
   const makeServer = () => {
     const server = new Server({ name: 'sdk-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    servers.push(server);
     server.setRequestHandler(ListToolsRequestSchema, async (req) => {
       const start = req.params?.cursor ? Number(req.params.cursor) : 0;
       const page = tools.slice(start, start + pageSize);
@@ -135,6 +144,7 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
         return;
       }
       const sid = req.headers['mcp-session-id'] as string | undefined;
+      if (req.method === 'GET') fixture.gets++;
       const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
       if (sid !== undefined && sessions.has(sid)) {
         if (req.method === 'DELETE') fixture.deletes++;
@@ -186,6 +196,27 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
       sessions.clear();
     },
     openConnections: () => new Promise<number>((resolve) => httpServer.getConnections((_e, count) => resolve(count))),
+    changeAnnotations: async (name: string, annotations: Tool['annotations']) => {
+      const tool = tools.find((t) => t.name === name);
+      if (tool === undefined) throw new Error(`no tool ${name}`);
+      if (annotations === undefined) delete tool.annotations;
+      else tool.annotations = annotations;
+      await Promise.all(servers.map((s) => s.sendToolListChanged().catch(() => undefined)));
+    },
+    askClient: async () => {
+      const started = Date.now();
+      const { CreateMessageResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      try {
+        await servers.at(-1)!.request(
+          { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 } },
+          CreateMessageResultSchema,
+          { timeout: 30_000 },
+        );
+        return { ok: true, ms: Date.now() - started };
+      } catch (err) {
+        return { ok: false, code: (err as { code?: number }).code, ms: Date.now() - started };
+      }
+    },
     close,
   });
 }

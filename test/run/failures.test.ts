@@ -1,4 +1,6 @@
-// Failures: partial outputs of a failed job are removed but files that existed before are kept; -k
+// Failures: a job's outputs are removed before it runs again (tools that refuse to overwrite work, and
+// a failed job's stale outputs from an earlier run never stay next to good ones), and what a failed
+// attempt wrote goes too; files that are no job's output are never touched; -k
 // runs independent jobs and reports blocked dependents; retries rerun a job; the summary shows the
 // end of the failed job's log.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,17 +43,19 @@ shell = "cp {input} {output}"
 const FAIL_ON_A = `echo half > up/{sample}.txt; echo boom-{sample} >&2; if [ {sample} = A ]; then exit 3; fi; cp {input} up/{sample}.txt; touch up/{sample}.extra`;
 
 describe('failures', () => {
-  it('without -k: exit 1, partial outputs removed, older files kept, log tail in the summary', () => {
+  it('without -k: exit 1, partial and stale outputs removed, other files kept, log tail in the summary', () => {
     const dir = project(FAIL_ON_A);
     mkdirSync(path.join(dir, 'up'));
-    writeFileSync(path.join(dir, 'up/A.extra'), 'from before');
+    writeFileSync(path.join(dir, 'up/A.extra'), 'from an earlier run');
+    writeFileSync(path.join(dir, 'up/notes.txt'), 'mine');
     const r = runCli(['run', '-j', '1'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('RUN020');
     expect(r.stderr).toContain('up[sample=A]: exit 3');
     expect(r.stderr).toContain('│ boom-A');
     expect(existsSync(path.join(dir, 'up/A.txt'))).toBe(false);
-    expect(readFileSync(path.join(dir, 'up/A.extra'), 'utf8')).toBe('from before');
+    expect(existsSync(path.join(dir, 'up/A.extra'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'up/notes.txt'), 'utf8')).toBe('mine');
   }, 60_000);
 
   it('-k runs what does not depend on the failure and reports blocked jobs', () => {

@@ -1,6 +1,8 @@
-// Acceptance 5: `run --executor slurm` against a real single-node Slurm (scripts/slurm-up.sh starts
-// one): afterok dependencies keep the order, a failure cancels its dependents and exits 1, Ctrl-C
-// cancels what was submitted, and a re-run after the runner died adopts the jobs still queued.
+// `run --executor slurm` against a real single-node Slurm (scripts/slurm-up.sh starts one), for what
+// is Slurm's own (the cases every executor shares are in executors.test.ts): jobs are submitted only
+// when what they need is done, so the order holds; a failure's dependents are never submitted; Ctrl-C
+// cancels what was submitted; a re-run after the runner died adopts the jobs still queued; the
+// profile's per-rule options, `gpu` and `sbatch_args` reach sbatch; a long sample name runs.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -73,7 +75,7 @@ describe.skipIf(skip)('run --executor slurm', () => {
     expect(tools.missing, 'Slurm missing under CI=true').toEqual([]);
     expect(answers, 'sinfo does not answer under CI=true').toBe(true);
     const dir = project(FIRST);
-    const r = runCliJson(['run', '--executor', 'slurm'], { cwd: dir, env, timeoutMs: 170_000 });
+    const r = runCliJson(['run', '--executor', 'slurm', '--poll-interval', '1s'], { cwd: dir, env, timeoutMs: 170_000 });
     expect(r.code, r.stderr).toBe(0);
     const jobs = r.json.jobs as { id: string; outcome: string; slurm_job_id: string | null }[];
     expect(jobs.map((j) => j.outcome)).toEqual(Array(5).fill('done'));
@@ -85,9 +87,9 @@ describe.skipIf(skip)('run --executor slurm', () => {
     expect((runCliJson(['dry-run'], { cwd: dir }).json.summary as { run: number }).run).toBe(0);
   }, 180_000);
 
-  it('a failing job cancels its dependents and the run exits 1', () => {
+  it('a failing job blocks its dependents (never submitted) and the run exits 1', () => {
     const dir = project(`if [ {sample} = S1 ]; then echo broken >&2; exit 4; fi; ${FIRST}`);
-    const r = runCliJson(['run', '--executor', 'slurm', '-k'], { cwd: dir, env, timeoutMs: 170_000 });
+    const r = runCliJson(['run', '--executor', 'slurm', '--poll-interval', '1s', '-k'], { cwd: dir, env, timeoutMs: 170_000 });
     expect(r.code).toBe(1);
     const outcome = Object.fromEntries((r.json.jobs as { id: string; outcome: string }[]).map((j) => [j.id, j.outcome]));
     expect(outcome).toEqual({
@@ -104,28 +106,74 @@ describe.skipIf(skip)('run --executor slurm', () => {
 
   it('Ctrl-C cancels every submitted job and exits 130', async () => {
     const dir = project('sleep 120; cat {input} > {output}');
-    const bg = startCli(['--json', 'run', '--executor', 'slurm'], dir, env);
-    await waitFor(() => (bg.stderr().match(/submit /g) ?? []).length >= 5, 'five submissions');
+    const bg = startCli(['--json', 'run', '--executor', 'slurm', '--poll-interval', '1s'], dir, env);
+    // -j is applied: only the two jobs that can run are submitted, not the whole DAG.
+    await waitFor(() => (bg.stderr().match(/submit /g) ?? []).length >= 2, 'two submissions', 60_000);
     bg.child.kill('SIGINT');
     const { code } = await bg.exited;
     expect(code, bg.stderr()).toBe(130);
     const doc = JSON.parse(bg.stdout());
     const ids = (doc.jobs as { slurm_job_id: string | null }[]).map((j) => j.slurm_job_id).filter((x): x is string => x !== null);
-    expect(ids).toHaveLength(5);
+    expect(ids).toHaveLength(2);
     expect(active(ids)).toEqual([]);
   }, 180_000);
 
   it('after the runner dies, a re-run adopts the queued jobs instead of submitting them again', async () => {
     const dir = project(`while [ ! -e release ]; do sleep 0.2; done; ${FIRST}`);
-    const bg = startCli(['run', '--executor', 'slurm'], dir, env);
-    await waitFor(() => (bg.stderr().match(/submit /g) ?? []).length >= 5, 'five submissions');
+    const bg = startCli(['run', '--executor', 'slurm', '--poll-interval', '1s'], dir, env);
+    await waitFor(() => (bg.stderr().match(/submit /g) ?? []).length >= 2, 'two submissions', 60_000);
     bg.child.kill('SIGKILL');
     await bg.exited;
     writeFileSync(path.join(dir, 'release'), '');
-    const again = runCliJson(['run', '--executor', 'slurm'], { cwd: dir, env, timeoutMs: 170_000 });
+    const again = runCliJson(['run', '--executor', 'slurm', '--poll-interval', '1s'], { cwd: dir, env, timeoutMs: 170_000 });
     expect(again.code, again.stderr).toBe(0);
-    expect((again.stderr.match(/adopted /g) ?? []).length).toBe(5);
+    // The dead run's lock is taken over with a notice, and its two queued jobs are adopted.
+    expect(again.stdout).toContain('RUN041');
+    expect((again.stderr.match(/adopted /g) ?? []).length).toBe(2);
     expect(lines(path.join(dir, 'ran.txt')).sort()).toEqual(['S1', 'S2']);
     expect(readFileSync(path.join(dir, 'merged.txt'), 'utf8')).toBe('S1\nsecond\nS2\nsecond\n');
+  }, 180_000);
+
+  it('the profile: per-rule partition, sbatch_args and gpu reach sbatch; a refused job is RUN046 and nothing else is submitted after it', () => {
+    const dir = project(FIRST);
+    mkdirSync(path.join(dir, '.oxo-flow'), { recursive: true });
+    writeFileSync(path.join(dir, '.oxo-flow/profile.toml'), 'executor = "slurm"\npoll_interval = "1s"\n[slurm]\nsbatch_args = ["--comment=oxo-profile"]\n[slurm.rules.second]\npartition = "no-such-partition"\n');
+    const r = runCliJson(['run', '-j', '1'], { cwd: dir, env, timeoutMs: 170_000 });
+    expect(r.code).toBe(1);
+    const jobs = r.json.jobs as { id: string; outcome: string; code: string | null; message: string | null; slurm_job_id: string | null }[];
+    const second = jobs.find((j) => j.id === 'second[sample=S1]')!;
+    expect(second).toMatchObject({ outcome: 'failed', code: 'RUN046' });
+    expect(second.message).toMatch(/partition/i);
+    const first = jobs.find((j) => j.id === 'first[sample=S1]')!;
+    const shown = spawnSync('scontrol', ['show', 'job', first.slurm_job_id!], { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout;
+    expect(shown).toContain('Comment=oxo-profile');
+    expect(jobs.find((j) => j.id === 'merge')!.outcome).not.toBe('done');
+  }, 180_000);
+
+  it('gpu becomes --gres=gpu:N (this node has none, so Slurm refuses it, before anything else is submitted)', () => {
+    const dir = project(FIRST);
+    const text = readFileSync(path.join(dir, 'main.oxoflow'), 'utf8').replace('shell = "${FIRST}"', `shell = "${FIRST}"\n[rules.resources]\ngpu = 1`);
+    writeFileSync(path.join(dir, 'main.oxoflow'), text.includes('gpu = 1') ? text : text.replace('name = "first"', 'name = "first"\nresources = { gpu = 1 }'));
+    const r = runCliJson(['run', '--executor', 'slurm', '--poll-interval', '1s'], { cwd: dir, env, timeoutMs: 170_000 });
+    expect(r.code).toBe(1);
+    const messages = (r.json.jobs as { message: string | null }[]).map((j) => j.message ?? '').join('\n');
+    expect(messages).toMatch(/gres|generic resource/i);
+  }, 180_000);
+
+  it('a long sample name runs to the end (job names and log names are bounded)', () => {
+    const long = `S${'x'.repeat(300)}`;
+    const dir = tempDir('oxo-slurm-long-');
+    mkdirSync(path.join(dir, 'raw'));
+    writeFileSync(path.join(dir, 'raw', `${long.slice(0, 200)}.txt`), 'x\n');
+    writeFileSync(
+      path.join(dir, 'main.oxoflow'),
+      `[workflow]\nname = "long"\n\n[[sample_groups]]\nname = "all"\nsamples = ["${long}", "short"]\n\n[[rules]]\nname = "one"\noutput = ["out/{sample}.txt"]\nshell = "echo ok > out/$(echo {sample} | cut -c1-50).txt; touch {output} 2>/dev/null || true"\n`,
+    );
+    const r = runCliJson(['run', '--executor', 'slurm', '--poll-interval', '1s', '-k'], { cwd: dir, env, timeoutMs: 170_000 });
+    const jobs = r.json.jobs as { id: string; outcome: string; code: string | null }[];
+    // The short sample's job is submitted and done; the long one fails on its own (its output name is
+    // too long for the file system), with a code, and nothing aborts half-way.
+    expect(jobs.find((j) => j.id === 'one[sample=short]')!.outcome).toBe('done');
+    expect(jobs.find((j) => j.id !== 'one[sample=short]')!.code).toMatch(/RUN0(21|42)/);
   }, 180_000);
 });

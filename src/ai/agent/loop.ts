@@ -84,7 +84,7 @@ export async function runAgent(input: AgentInput): Promise<AgentOutcome> {
       tool_calls: response.toolCalls.length,
       answered_by: answeredBy,
     });
-    messages.push({ role: 'assistant', content: response.text, ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}) });
+    messages.push({ role: 'assistant', content: response.text, ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}), ...(response.reasoning !== undefined ? { reasoning: response.reasoning } : {}) });
 
     if (response.toolCalls.length > 0) {
       // Calls run one after another: each may need a human's answer at the prompt.

@@ -2,10 +2,13 @@
 // sanitised to [A-Za-z0-9_-], at most 64 characters (hash suffix when shortened or colliding),
 // with the raw name kept for tools/call. Also opens a server: connect, list, bridge.
 import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { McpClient } from './client.js';
 import { McpFailure } from './failure.js';
+import { McpAuth } from './oauth.js';
 import type { Tool, ToolAnnotations } from './messages.js';
-import { expandHeaders, type McpServerSpec } from './server-spec.js';
+import { expandHeaders, toolAllowed, type McpServerSpec } from './server-spec.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -96,14 +99,28 @@ export interface OpenServer {
 export interface OpenServerOptions {
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  /** $OXO_FLOW_HOME, where OAuth tokens are kept (default: from env). */
+  home?: string;
+}
+
+/** $OXO_FLOW_HOME, else ~/.oxo-flow (the same rule as skills and provider settings). */
+function homeOf(env: Readonly<Record<string, string | undefined>>): string {
+  const home = env.OXO_FLOW_HOME;
+  return home !== undefined && home !== '' ? path.resolve(home) : path.join(env.HOME || os.homedir(), '.oxo-flow');
 }
 
 /** Connect to one server and list its tools. Rejects with McpFailure; the connection is closed on failure. */
 export async function openServer(spec: McpServerSpec, options: OpenServerOptions): Promise<OpenServer> {
   const headers = expandHeaders(spec.headers, options.env);
+  // A skill that sets its own Authorization header manages its credentials; otherwise a 401 is met
+  // with OAuth (a stored or refreshed token, or client credentials).
+  const ownAuth = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  const auth = ownAuth ? undefined : new McpAuth({ name: spec.name, url: spec.url, ...(spec.oauth !== undefined ? { oauth: spec.oauth } : {}) }, { home: options.home ?? homeOf(options.env), env: options.env, clientInfo: options.clientInfo });
   const transport = new StreamableHttpTransport({
+    ...(auth !== undefined ? { auth } : {}),
     url: spec.url,
-    headers,
+    // Servers and their operators see who is calling; a skill's own User-Agent header wins.
+    headers: { 'user-agent': `${options.clientInfo.name}/${options.clientInfo.version}`, ...headers },
     ...(spec.connectTimeoutMs !== undefined ? { connectTimeoutMs: spec.connectTimeoutMs } : {}),
   });
   const client = new McpClient(transport, {
@@ -113,7 +130,7 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
   });
   try {
     const init = await client.connect();
-    const tools = (await client.listTools()).map(toServerTool);
+    const tools = (await client.listTools()).filter((t) => toolAllowed(spec, t.name)).map(toServerTool);
     return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools };
   } catch (err) {
     await client.close();
@@ -125,5 +142,5 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
 /** Re-list after notifications/tools/list_changed, so the gate sees current annotations. */
 export async function refreshTools(server: OpenServer): Promise<void> {
   if (!server.client.toolsChanged) return;
-  server.tools = (await server.client.listTools()).map(toServerTool);
+  server.tools = (await server.client.listTools()).filter((t) => toolAllowed(server.spec, t.name)).map(toServerTool);
 }

@@ -60,11 +60,22 @@ export class McpClient {
     );
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
       await this.transport.close();
-      throw new McpFailure('MCP009', `the server chose protocol version ${result.protocolVersion}, which this client does not speak (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+      // Revisions are dates: say which side is behind, so the advice fits.
+      const newer = result.protocolVersion > LATEST_PROTOCOL_VERSION;
+      throw new McpFailure(
+        'MCP009',
+        `the server chose protocol version ${result.protocolVersion}, which this client does not speak (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+        newer
+          ? `the server is newer than this oxo-flow: upgrade oxo-flow, or run the server in a mode that still speaks ${LATEST_PROTOCOL_VERSION}`
+          : `the server is older than ${SUPPORTED_PROTOCOL_VERSIONS.at(-1)}: upgrade the server`,
+      );
     }
     this.transport.setProtocolVersion(result.protocolVersion);
     await this.rpc.notify('notifications/initialized', undefined, this.handshakeTimeout);
     this.initResult = result;
+    // Notifications outside a request (tools/list_changed) and server requests come on the GET
+    // stream; without it, a tool that turned destructive would still be judged by its old annotations.
+    this.transport.listen?.();
     return result;
   }
 
@@ -107,8 +118,13 @@ export class McpClient {
     );
   }
 
-  /** DELETE the session and release connections. Never throws. */
-  async close(): Promise<void> {
+  /**
+   * Cancel what is still running (notifications/cancelled for each request in flight, so the
+   * server stops its work), then DELETE the session and release connections. Never throws.
+   */
+  async close(reason = 'the client is closing'): Promise<void> {
+    const inflight = this.rpc.inflight().filter((r) => r.method !== 'initialize');
+    await Promise.all(inflight.map((r) => this.rpc.notify('notifications/cancelled', { requestId: r.id, reason }, 2_000).catch(() => undefined)));
     this.rpc.failAll(new McpFailure('MCP015', 'the MCP connection was closed'));
     await this.transport.close();
   }

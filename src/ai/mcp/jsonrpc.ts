@@ -55,6 +55,11 @@ export class JsonRpcSession {
     return this.pending.size;
   }
 
+  /** The requests still waiting for an answer. */
+  inflight(): { id: RequestId; method: string }[] {
+    return [...this.pending].map(([id, p]) => ({ id, method: p.method }));
+  }
+
   /** Send a request and validate its result with the caller's schema. Rejects with McpFailure. */
   request<S extends z.ZodType>(method: string, params: Record<string, unknown> | undefined, schema: S, options: RequestOptions): Promise<z.output<S>> {
     const id = this.nextId++;

@@ -7,8 +7,14 @@ import type { z } from 'zod';
 // zod is required when the first schema is built, never at load time.
 const requireZod = (): typeof import('zod') => createRequire(import.meta.url)('zod');
 
-/** Revisions this client speaks, newest first; the first is what `initialize` asks for. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+/**
+ * Revisions this client speaks, newest first; the first is what `initialize` asks for. 2024-11-05
+ * servers answer a Streamable HTTP initialize too (the official SDK negotiates down to it): what this
+ * client uses of MCP (initialize, tools/list, tools/call, progress, cancellation) is the same there,
+ * and tools without annotations are simply asked about at the gate.
+ */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /**

@@ -26,19 +26,36 @@ export function resultText(result: CallToolResult): string {
       parts.push(`[${type} content]`);
     }
   }
-  // Servers often repeat structuredContent as a JSON text block; show it once.
+  // Servers often repeat structuredContent in the text blocks, as its JSON or as the text of its
+  // fields (server-filesystem: { content: <file> } beside the file as text): show it once.
   if (result.structuredContent !== undefined) {
     const json = JSON.stringify(result.structuredContent);
-    if (!textJson.has(json)) parts.push(JSON.stringify(result.structuredContent, null, 2));
+    const joined = parts.join('\n');
+    const leaves = stringLeaves(result.structuredContent);
+    const repeated = textJson.has(json) || (leaves.length > 0 && leaves.every((leaf) => leaf.length < 16 || joined.includes(leaf)) && leaves.some((leaf) => leaf.length >= 16));
+    if (!repeated) parts.push(JSON.stringify(result.structuredContent, null, 2));
   }
   return parts.join('\n');
+}
+
+/** The string values inside a JSON value (bounded: a result is not walked past 10,000 nodes). */
+function stringLeaves(value: unknown): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  for (let seen = 0; stack.length > 0 && seen < 10_000; seen++) {
+    const v = stack.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) stack.push(...v);
+    else if (typeof v === 'object' && v !== null) stack.push(...Object.values(v));
+  }
+  return out;
 }
 
 /** Keep the head and the tail within maxBytes of UTF-8, never splitting a character. */
 export function capText(text: string, maxBytes = MAX_TOOL_RESULT_BYTES): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return text;
-  const marker = (omitted: number) => `\n[… ${omitted} of ${bytes.length} bytes omitted …]\n`;
+  const marker = (omitted: number) => `\n[… ${omitted} of ${bytes.length} bytes omitted here: the result is longer than the ${Math.round(maxBytes / 1024)} KiB a tool result may take …]\n`;
   const room = maxBytes - Buffer.byteLength(marker(bytes.length));
   let headEnd = Math.floor(room / 2);
   while (headEnd > 0 && isContinuation(bytes[headEnd]!)) headEnd--;

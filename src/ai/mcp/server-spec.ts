@@ -2,6 +2,7 @@
 // URL mapping (mcp:// → http://), NAME=URL flags, ${ENV} expansion of header values.
 import { maskUrl } from '../secrets.js';
 import { McpFailure } from './failure.js';
+import type { OAuthSettings } from './oauth.js';
 
 export interface McpServerSpec {
   /** The user's alias: the skill name or the --mcp NAME (or one derived from the URL). */
@@ -13,6 +14,12 @@ export interface McpServerSpec {
   callTimeoutMs?: number;
   /** false: ask for every call, whatever the server's readOnlyHint says. */
   trustAnnotations: boolean;
+  /** Only these tools are offered (exact names, `*` matches any text); every tool when absent. */
+  allowTools?: string[];
+  /** Never offered, even when allowed. */
+  denyTools?: string[];
+  /** OAuth settings of the skill; a server that answers 401 is logged in to with OAuth in any case. */
+  oauth?: OAuthSettings;
   source: { kind: 'skill'; path: string } | { kind: 'flag' };
 }
 
@@ -38,6 +45,14 @@ export function parseMcpFlag(value: string): McpServerSpec {
   const u = new URL(url);
   const name = m ? m[1]! : `${u.hostname.replace(/^\[|\]$/g, '')}-${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   return { name, url, headers: {}, trustAnnotations: true, source: { kind: 'flag' } };
+}
+
+const namePattern = (p: string) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+
+/** Whether a skill's allow_tools / deny_tools let a server tool through (deny wins). */
+export function toolAllowed(spec: Pick<McpServerSpec, 'allowTools' | 'denyTools'>, rawName: string): boolean {
+  if (spec.denyTools?.some((p) => namePattern(p).test(rawName))) return false;
+  return spec.allowTools === undefined || spec.allowTools.some((p) => namePattern(p).test(rawName));
 }
 
 /**

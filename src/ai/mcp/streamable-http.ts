@@ -1,7 +1,7 @@
 // Streamable HTTP transport (MCP 2025-03-26 … 2025-11-25): one POST per message, replies as JSON
 // or SSE, session id from a successful initialize only, DELETE on close. Knows HTTP, not MCP
 // methods: ids and timeouts live in jsonrpc.ts, re-initialisation in client.ts.
-import { delay, drain, errorCode, headerValue, HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
+import { delay, drain, errorCode, headerValue, HttpClient, mediaType, NET_CLOSED, NET_CONNECT_TIMEOUT, NET_PROXY_INVALID, NET_PROXY_REFUSED, proxyStatus, readCapped, type Response, sendFollowingRedirects } from '../../net/http.js';
 import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
@@ -16,6 +16,17 @@ export interface StreamableHttpOptions {
   connectTimeoutMs?: number;
   /** Cap on the bytes read from one HTTP response. */
   maxResponseBytes?: number;
+  /** OAuth (oauth.ts): a bearer token for each request, and what to do after a 401. */
+  auth?: TransportAuth;
+}
+
+export interface TransportAuth {
+  token(): Promise<string | undefined>;
+  /** After a 401: true when a new token was had without a person, so one retry can succeed. */
+  unauthorized(wwwAuthenticate: string | undefined): Promise<boolean>;
+  /** What to tell a person when it cannot (names `ai login`). */
+  readonly hint: string;
+  close?(): Promise<void>;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -44,6 +55,11 @@ export class StreamableHttpTransport implements Transport {
   private readonly extraHeaders: Record<string, string>;
   private readonly client: HttpClient;
   private readonly maxBytes: number;
+  /** The proxy the requests go through, shown without credentials; undefined when direct. */
+  private readonly via: string | undefined;
+  private readonly auth: TransportAuth | undefined;
+  /** The OAuth token of the latest request, sent on the GET stream and DELETE too (never shown). */
+  private bearer: string | undefined;
 
   constructor(options: StreamableHttpOptions) {
     this.url = new URL(options.url);
@@ -53,13 +69,73 @@ export class StreamableHttpTransport implements Transport {
       if (!RESERVED_HEADERS.has(k.toLowerCase())) this.extraHeaders[k] = v;
     }
     this.maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.auth = options.auth;
     // Our own deadlines (jsonrpc.ts) bound each request; first-byte and idle timers would cut
     // long tool calls and SSE streams at arbitrary points, so they are off.
     this.client = new HttpClient({ connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+    const proxy = this.client.proxyFor(this.url);
+    this.via = proxy === undefined ? undefined : displayUrl(proxy);
   }
 
   get sessionId(): string | undefined {
     return this.session;
+  }
+
+  /** The GET stream, while it is open (aborted by close). */
+  private listening: AbortController | undefined;
+
+  listen(): void {
+    if (this.listening !== undefined) return;
+    const controller = new AbortController();
+    this.listening = controller;
+    void this.readGetStream(controller.signal).catch(() => undefined);
+  }
+
+  /**
+   * Read the GET stream until the server ends it or we close. Its messages go to the protocol layer
+   * like any other (server requests are answered there, at once). A server that offers no stream
+   * (405, or anything but an event stream) leaves nothing to do; a stream that breaks is resumed
+   * with Last-Event-ID a bounded number of times when its events carry ids.
+   */
+  private async readGetStream(signal: AbortSignal): Promise<void> {
+    const state: SseState = { waiting: new Set() };
+    for (let attempt = 0; attempt <= MAX_RESUMES && !signal.aborted; attempt++) {
+      const headers: Record<string, string> = this.headers('text/event-stream');
+      if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
+      let res: Response;
+      try {
+        res = await this.client.request(this.url, { method: 'GET', headers, signal });
+      } catch {
+        return;
+      }
+      if (res.statusCode !== 200 || mediaType(res.headers['content-type']) !== 'text/event-stream') {
+        await drain(res).catch(() => undefined);
+        return;
+      }
+      const before = state.lastEventId;
+      try {
+        await readSse(res.body, {
+          maxBytes: this.maxBytes,
+          onRetry: (ms) => {
+            state.retryMs = ms;
+          },
+          onEvent: (event) => {
+            if (event.id !== undefined) state.lastEventId = event.id;
+            if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
+            try {
+              for (const m of decodePayload(event.data, this.shownUrl)) this.onmessage?.(m);
+            } catch {
+              // A malformed message on the optional stream is dropped; requests have their own replies.
+            }
+          },
+          stop: () => signal.aborted,
+        });
+      } catch {
+        // The stream broke: resume below if the server gave its events ids.
+      }
+      if (signal.aborted || state.lastEventId === undefined || state.lastEventId === before) return;
+      await delay(Math.min(state.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), signal).catch(() => undefined);
+    }
   }
 
   setProtocolVersion(version: string): void {
@@ -72,13 +148,15 @@ export class StreamableHttpTransport implements Transport {
 
   private headers(accept: string): Record<string, string> {
     const h: Record<string, string> = { ...this.extraHeaders, accept };
+    if (this.bearer !== undefined) h.authorization = `Bearer ${this.bearer}`;
     if (this.session !== undefined) h['mcp-session-id'] = this.session;
     if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
     return h;
   }
 
-  async send(message: JsonRpcMessage, options: SendOptions = {}): Promise<void> {
+  async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false): Promise<void> {
     const isInitialize = 'method' in message && message.method === 'initialize';
+    if (this.auth !== undefined) this.bearer = await this.auth.token();
     const sentSession = this.session !== undefined;
     const body = JSON.stringify(message);
     const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' };
@@ -93,8 +171,15 @@ export class StreamableHttpTransport implements Transport {
     }
     if (status === 401 || status === 403) {
       await drain(res);
-      const challenge = describeAuthChallenge(headerValue(res.headers['www-authenticate']));
-      throw new McpFailure('MCP005', `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`);
+      const header = headerValue(res.headers['www-authenticate']);
+      // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
+      if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header).catch(() => false))) return this.send(message, options, true);
+      const challenge = describeAuthChallenge(header);
+      throw new McpFailure(
+        'MCP005',
+        `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
+        status === 401 && this.auth !== undefined ? this.auth.hint : undefined,
+      );
     }
     if (status >= 400) {
       const text = await readText(res, 64 * 1024).catch(() => '');
@@ -144,7 +229,7 @@ export class StreamableHttpTransport implements Transport {
     try {
       sent = await sendFollowingRedirects(this.url, { method: 'POST', body, headers, ...(signal ? { signal } : {}), client: this.client });
     } catch (err) {
-      throw networkFailure(err, this.shownUrl, signal);
+      throw networkFailure(err, this.shownUrl, signal, this.via);
     }
     if ('crossOrigin' in sent) {
       throw new McpFailure('MCP011', `${this.shownUrl} redirected to another origin (${displayUrl(sent.crossOrigin.origin)}); not followed, so no header reaches it`);
@@ -167,7 +252,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         get = await this.client.request(this.url, { method: 'GET', headers, ...(options.signal ? { signal: options.signal } : {}) });
       } catch (err) {
-        throw networkFailure(err, this.shownUrl, options.signal);
+        throw networkFailure(err, this.shownUrl, options.signal, this.via);
       }
       if (get.statusCode !== 200 || mediaType(get.headers['content-type']) !== 'text/event-stream') {
         await drain(get);
@@ -206,12 +291,13 @@ export class StreamableHttpTransport implements Transport {
       });
     } catch (err) {
       if (err instanceof SseTooLarge) throw new McpFailure('MCP012', `${this.shownUrl} sent ${err.message}`);
-      throw networkFailure(err, this.shownUrl, options.signal);
+      throw networkFailure(err, this.shownUrl, options.signal, this.via);
     }
     if (failure !== undefined) throw failure;
   }
 
   async close(): Promise<void> {
+    this.listening?.abort();
     if (this.session !== undefined) {
       const signal = AbortSignal.timeout(2_000);
       try {
@@ -223,6 +309,7 @@ export class StreamableHttpTransport implements Transport {
       this.session = undefined;
     }
     await this.client.close();
+    await this.auth?.close?.();
   }
 }
 
@@ -277,14 +364,21 @@ function describeBody(errorText: string | undefined, text: string): string {
   return text.trim() === '' ? '' : `: ${preview(text)}`;
 }
 
-function networkFailure(err: unknown, shownUrl: string, signal?: AbortSignal): Error {
+function networkFailure(err: unknown, shownUrl: string, signal?: AbortSignal, via?: string): Error {
   if (signal?.aborted && signal.reason instanceof Error) return signal.reason;
   if (err instanceof McpFailure) return err;
   const e = err as { message?: string };
   const code = errorCode(err);
-  if (code === NET_CONNECT_TIMEOUT) return new McpFailure('MCP002', `cannot connect to ${shownUrl}: connection timed out`);
+  // Through a proxy, a refused or unknown host may be the proxy's: say which one was tried.
+  const through = via === undefined ? '' : ` (through the proxy ${via})`;
+  if (code === NET_PROXY_INVALID) return new McpFailure('MCP002', `cannot reach ${shownUrl}: ${e.message}`);
+  if (code === NET_PROXY_REFUSED) {
+    const status = proxyStatus(err);
+    return new McpFailure('MCP002', `the proxy ${via ?? ''} refused the connection to ${shownUrl} (HTTP ${status}${status === 407 ? ': proxy authentication required' : ''})`);
+  }
+  if (code === NET_CONNECT_TIMEOUT) return new McpFailure('MCP002', `cannot connect to ${shownUrl}${through}: connection timed out`);
   if (/^(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code)) {
-    return new McpFailure('MCP002', `cannot connect to ${shownUrl}: ${code}`);
+    return new McpFailure('MCP002', `cannot connect to ${shownUrl}${through}: ${code}`);
   }
   if (code === NET_CLOSED) {
     return new McpFailure('MCP008', `${shownUrl} closed the connection before the response was complete`);

@@ -24,6 +24,12 @@ export interface Transport {
   setProtocolVersion(version: string): void;
   /** Forget the session (before a re-initialisation). */
   resetSession(): void;
+  /**
+   * Open the server's optional stream for messages outside any request (GET with Accept:
+   * text/event-stream): notifications such as tools/list_changed and server requests arrive there.
+   * Never throws; a server without one (405) is fine.
+   */
+  listen?(): void;
   /** End the session (DELETE) and release connections. Never throws. */
   close(): Promise<void>;
 }

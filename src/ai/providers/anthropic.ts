@@ -4,7 +4,7 @@
 import type { SseEvent } from '../../net/sse.js';
 import { maskUrl } from '../secrets.js';
 import { ProviderError, classifyHttpError } from './errors.js';
-import { ProviderHttp, preview } from './http-call.js';
+import { endpointUrl, ProviderHttp, preview } from './http-call.js';
 import { parseArguments } from './openai.js';
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse, HttpSettings, StopReason, ToolCall } from './types.js';
 
@@ -16,6 +16,8 @@ export interface AnthropicOptions {
   baseUrl: string;
   apiKey?: string;
   http: HttpSettings;
+  /** Where the proxy settings are read (default: this process's environment). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export class AnthropicChat implements ChatProvider {
@@ -26,9 +28,9 @@ export class AnthropicChat implements ChatProvider {
   private readonly http: ProviderHttp;
   constructor(private readonly options: AnthropicOptions) {
     this.model = options.model;
-    this.url = `${options.baseUrl.replace(/\/+$/, '')}/messages`;
+    this.url = endpointUrl(options.baseUrl, 'messages');
     this.endpoint = maskUrl(this.url);
-    this.http = new ProviderHttp(options.http);
+    this.http = new ProviderHttp(options.http, options.env);
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -58,24 +60,29 @@ export class AnthropicChat implements ChatProvider {
   }
 }
 
-/** Our messages as Anthropic turns: consecutive tool results share one user turn, as the API wants. */
+/**
+ * Our messages as Anthropic turns. Consecutive tool results share one user turn, as the API wants.
+ * The API refuses any turn with empty content ("all messages must have non-empty content"): an
+ * assistant turn with neither text nor tool calls is left out, empty text blocks are never sent,
+ * and turns of the same role that then meet are joined into one.
+ */
 function toWireMessages(messages: ChatMessage[]): unknown[] {
-  const out: { role: string; content: unknown }[] = [];
+  type Turn = { role: 'user' | 'assistant'; blocks: unknown[] };
+  const turns: Turn[] = [];
+  const add = (role: Turn['role'], blocks: unknown[]) => {
+    if (blocks.length === 0) return;
+    const last = turns[turns.length - 1];
+    if (last?.role === role) last.blocks.push(...blocks);
+    else turns.push({ role, blocks });
+  };
+  const text = (t: string) => (t.trim() === '' ? [] : [{ type: 'text', text: t }]);
   for (const m of messages) {
-    if (m.role === 'user') out.push({ role: 'user', content: m.content });
-    else if (m.role === 'assistant') {
-      const blocks: unknown[] = [];
-      if (m.content !== '') blocks.push({ type: 'text', text: m.content });
-      for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
-      out.push({ role: 'assistant', content: blocks.length > 0 ? blocks : '' });
-    } else {
-      const block = { type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) };
-      const last = out[out.length - 1];
-      if (last?.role === 'user' && Array.isArray(last.content)) (last.content as unknown[]).push(block);
-      else out.push({ role: 'user', content: [block] });
-    }
+    if (m.role === 'user') add('user', text(m.content));
+    else if (m.role === 'assistant') add('assistant', [...text(m.content), ...(m.toolCalls ?? []).map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments }))]);
+    else add('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content === '' ? '(no output)' : m.content, ...(m.isError ? { is_error: true } : {}) }]);
   }
-  return out;
+  // A lone text block is sent as a plain string, as the API's own examples do.
+  return turns.map((t) => ({ role: t.role, content: t.blocks.length === 1 && (t.blocks[0] as { type: string }).type === 'text' ? (t.blocks[0] as { text: string }).text : t.blocks }));
 }
 
 const stopOf = (reason: unknown): StopReason =>

@@ -21,6 +21,7 @@ const DIAGNOSIS: Record<ProviderErrorClass, string> = {
   request: 'the request was rejected: most often an unknown model name, or a base URL that points to the wrong API',
   cancelled: 'cancelled',
   config: 'the provider is not set up completely',
+  balance: 'the key works, but the account has no credit left (insufficient balance or quota)',
 };
 
 export async function checkProvider(resolved: ResolvedProvider, env: Readonly<Record<string, string | undefined>>, http: Partial<HttpSettings> = {}): Promise<ProviderCheck> {

@@ -13,7 +13,8 @@ export type ProviderErrorClass =
   | 'malformed'
   | 'request'
   | 'cancelled'
-  | 'config';
+  | 'config'
+  | 'balance';
 
 export const ERROR_CLASS_INFO: Record<ProviderErrorClass, { code: AiCode; hint: string; retriable: boolean }> = {
   auth: { code: 'AI003', hint: 'check the API key (ai status shows where it comes from), or run `oxo-flow ai setup`', retriable: false },
@@ -27,6 +28,7 @@ export const ERROR_CLASS_INFO: Record<ProviderErrorClass, { code: AiCode; hint: 
   request: { code: 'AI011', hint: 'the provider rejected the request: check the model name (ai status) and the base URL', retriable: false },
   cancelled: { code: 'AI012', hint: 'cancelled by the user', retriable: false },
   config: { code: 'AI013', hint: 'run `oxo-flow ai setup`, or see `oxo-flow ai status`', retriable: false },
+  balance: { code: 'AI040', hint: 'the account has no credit left: top it up (or raise its quota) with the provider, or declare a fallback provider in ai_config.json', retriable: false },
 };
 
 export class ProviderError extends Error {
@@ -55,7 +57,11 @@ export class ProviderError extends Error {
 const CONTEXT_OVERFLOW = /context[_ ]length|context window|maximum context|prompt is too long|too many tokens|input is too long|reduce the length/i;
 
 /** The class of an HTTP error answer, from its status and the provider's own error type and message. */
+const NO_CREDIT = /insufficient[_ ](balance|quota|credit|funds)|billing|credit balance|out of credit/i;
+
 export function classifyHttpError(status: number, errorType: string, message: string): ProviderErrorClass {
+  // 402 Payment Required (DeepSeek "Insufficient Balance"); OpenAI says insufficient_quota, with a 429.
+  if (status === 402 || NO_CREDIT.test(errorType) || NO_CREDIT.test(message)) return 'balance';
   if (status === 401 || status === 403 || /authentication|permission|invalid_api_key/i.test(errorType)) return 'auth';
   if (status === 429 || /rate_limit/i.test(errorType)) return 'rate_limit';
   if (CONTEXT_OVERFLOW.test(errorType) || CONTEXT_OVERFLOW.test(message)) return 'context_overflow';

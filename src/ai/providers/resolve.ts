@@ -9,18 +9,52 @@ import { decodeText, readFileSafely } from '../../fs/safe-read.js';
 import { checkAgainstShape, pathName } from '../config-check.js';
 import { AI_CONFIG_JSON_SHAPE } from '../config-shapes.generated.js';
 import { indexJsonKeyPositions } from '../json-key-positions.js';
+import { ALL_KINDS, canonicalKind, kindList, MODEL_KINDS, PROVIDERS, providerInfo, type ProviderInfo } from './registry.js';
 
-const PROVIDER_KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'scripted', 'disabled'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+/** A kind of the registry (registry.ts), or one of its pseudo kinds (scripted, disabled). */
+export type ProviderKind = string;
 export const AI_CONFIG_SCHEMA_VERSION = 1;
 
-/** Each kind's endpoint, default model (current models; override with --model, OXO_FLOW_AI_MODEL or ai setup) and key variable. */
-export const DEFAULTS: Record<Exclude<ProviderKind, 'disabled' | 'scripted'>, { baseUrl: string; model: string; keyEnv?: string }> = {
-  openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.4-mini', keyEnv: 'OPENAI_API_KEY' },
-  anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-sonnet-5-5', keyEnv: 'ANTHROPIC_API_KEY' },
-  deepseek: { baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', keyEnv: 'DEEPSEEK_API_KEY' },
-  ollama: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' },
-};
+/** Two URLs name the same server (scheme, host and port). */
+export function sameOrigin(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which key goes with a provider set-up, and from where. A key is sent only where it was configured
+ * for: the kind's conventional variable (OPENAI_API_KEY …) only to the kind's own endpoint, the key
+ * of ai_config.json (`api_key`, or the variable `key_env` names) only to the endpoint that file
+ * configures, OXO_FLOW_AI_API_KEY (oxo-flow's own, set beside OXO_FLOW_AI_PROVIDER) to whatever
+ * endpoint is in use. Anything else gets no key.
+ */
+export function pickKey(input: {
+  info: ProviderInfo;
+  baseUrl: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+  /** ai_config.json's settings for this kind, and the endpoint they configure. */
+  config?: { keyEnv?: string; apiKey?: string; baseUrl?: string };
+  /** OXO_FLOW_AI_API_KEY counts (the primary provider only; a fallback names its own). */
+  generic: boolean;
+}): { key: string; source: string } | undefined {
+  const { info, baseUrl, env, config } = input;
+  const value = (name: string | undefined) => (name !== undefined && env[name] !== undefined && env[name]!.trim() !== '' ? env[name]!.trim() : undefined);
+  if (input.generic && value('OXO_FLOW_AI_API_KEY')) return { key: value('OXO_FLOW_AI_API_KEY')!, source: 'OXO_FLOW_AI_API_KEY' };
+  const configured = config !== undefined && sameOrigin(baseUrl, config.baseUrl ?? info.baseUrl);
+  if (configured && value(config.keyEnv)) return { key: value(config.keyEnv)!, source: config.keyEnv! };
+  if (info.keyEnv !== undefined && sameOrigin(baseUrl, info.baseUrl) && value(info.keyEnv)) return { key: value(info.keyEnv)!, source: info.keyEnv };
+  if (configured && config.apiKey !== undefined && config.apiKey.trim() !== '') return { key: config.apiKey.trim(), source: 'ai_config.json' };
+  return undefined;
+}
+
+/** Each model kind's endpoint, default model and key variable (registry.ts), by kind. */
+export const DEFAULTS: Readonly<Record<string, { baseUrl?: string; model?: string; keyEnv?: string }>> = Object.fromEntries(
+  PROVIDERS.map((p) => [p.kind, { ...(p.baseUrl ? { baseUrl: p.baseUrl } : {}), ...(p.model ? { model: p.model } : {}), ...(p.keyEnv ? { keyEnv: p.keyEnv } : {}) }]),
+);
 
 export type SettingSource = 'flag' | 'env' | 'ai.toml' | 'workflow' | 'ai_config.json' | 'default';
 
@@ -41,6 +75,8 @@ export interface ResolvedProvider {
   keyPresent: boolean;
   /** Where the key came from (an environment variable's name or 'ai_config.json'); never the key. */
   keySource?: string;
+  /** Why no key is sent although one is exported (a key of another endpoint), for ai status. */
+  keyNote?: string;
   /** The scripted provider's file (OXO_FLOW_AI_SCRIPT). */
   scriptPath?: string;
   fallback?: FallbackEntry;
@@ -79,6 +115,7 @@ export interface HttpOverrides {
   connectTimeoutMs?: number;
   firstByteTimeoutMs?: number;
   idleTimeoutMs?: number;
+  totalTimeoutMs?: number;
   maxRetries?: number;
   retryBaseMs?: number;
 }
@@ -124,23 +161,24 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
   };
   if (config.value?.fallback) base.fallback = config.value.fallback;
   if (!kindPick) {
-    const keyed = (['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'DEEPSEEK_API_KEY'] as const).find((k) => nonEmpty(env[k]));
+    const keyed = PROVIDERS.find((p) => p.keyEnv !== undefined && nonEmpty(env[p.keyEnv]));
     const hint = keyed
-      ? `${keyed} is set: enable AI with OXO_FLOW_AI_PROVIDER=${keyed.split('_')[0]!.toLowerCase()}, or set "provider" in ${configFile}`
-      : `export OXO_FLOW_AI_PROVIDER=<openai|anthropic|deepseek|ollama> and its API key (e.g. OPENAI_API_KEY), or set "provider" in ${configFile}`;
+      ? `${keyed.keyEnv} is set: enable AI with OXO_FLOW_AI_PROVIDER=${keyed.kind}, or set "provider" in ${configFile}`
+      : `export OXO_FLOW_AI_PROVIDER=<${MODEL_KINDS.join('|')}> and its API key (e.g. OPENAI_API_KEY), or run \`oxo-flow ai setup\``;
     return { ...base, kind: 'disabled', kindSource: 'none', hint };
   }
   const [rawKind, kindSource] = kindPick;
-  const lower = rawKind.toLowerCase();
-  const kind = (lower === 'claude' ? 'anthropic' : lower) as ProviderKind;
-  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) {
-    diagnostics.push(diagnostic('PV001', `unknown AI provider "${rawKind}" (from ${kindSource}); AI stays disabled`));
-    return { ...base, kind: 'disabled', kindSource, hint: 'use one of openai, anthropic, deepseek, ollama, scripted' };
+  const kind = canonicalKind(rawKind);
+  if (kind === undefined) {
+    const hint = `use one of ${kindList(ALL_KINDS)}`;
+    diagnostics.push(diagnostic('PV001', `unknown AI provider "${rawKind}" (from ${kindSource}); AI stays disabled`, { hint }));
+    return { ...base, kind: 'disabled', kindSource, hint };
   }
   if (kind === 'disabled') return { ...base, kind, kindSource, hint: `AI is turned off explicitly (${kindSource}); remove that setting to enable it` };
 
   const out: ResolvedProvider = { ...base, kind, kindSource };
-  const fromConfig = nonEmpty(config.value?.provider)?.toLowerCase() === kind;
+  const configKind = config.value?.provider !== undefined ? canonicalKind(config.value.provider) : undefined;
+  const fromConfig = configKind === kind;
   const modelPick = pick<string>([
     [nonEmpty(input.flags?.model), 'flag'],
     [nonEmpty(env.OXO_FLOW_AI_MODEL), 'env'],
@@ -156,9 +194,14 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
     out.modelSource = modelPick?.[1] ?? 'default';
     return out;
   }
-  const defaults = DEFAULTS[kind];
-  out.model = modelPick?.[0] ?? defaults.model;
-  out.modelSource = modelPick?.[1] ?? 'default';
+  const info = providerInfo(kind)!;
+  if (modelPick) {
+    out.model = modelPick[0];
+    out.modelSource = modelPick[1];
+  } else if (info.model !== undefined) {
+    out.model = info.model;
+    out.modelSource = 'default';
+  }
   const ollamaHost = kind === 'ollama' ? nonEmpty(env.OLLAMA_HOST) : undefined;
   const urlPick = pick<string>([
     [nonEmpty(env.OXO_FLOW_AI_BASE_URL), 'env'],
@@ -166,25 +209,67 @@ export function resolveProvider(input: ProviderInput): ResolvedProvider {
     [nonEmpty(input.project?.baseUrl), 'ai.toml'],
     [fromConfig ? nonEmpty(config.value?.baseUrl) : undefined, 'ai_config.json'],
   ]);
-  out.baseUrl = urlPick?.[0] ?? defaults.baseUrl;
-  out.baseUrlSource = urlPick?.[1] ?? 'default';
+  if (urlPick) {
+    out.baseUrl = urlPick[0];
+    out.baseUrlSource = urlPick[1];
+  } else if (info.baseUrl !== undefined) {
+    out.baseUrl = info.baseUrl;
+    out.baseUrlSource = 'default';
+  } else {
+    diagnostics.push(diagnostic('PV007', `provider ${kind} has no base URL: there is no default server to send requests to`));
+  }
+  if (out.model === undefined) diagnostics.push(diagnostic('PV008', `provider ${kind} has no model`));
 
   const configKeyEnv = fromConfig ? nonEmpty(config.value?.keyEnv) : undefined;
-  const keyPick = pick<string>([
-    [nonEmpty(env.OXO_FLOW_AI_API_KEY), 'OXO_FLOW_AI_API_KEY' as SettingSource],
-    [configKeyEnv ? nonEmpty(env[configKeyEnv]) : undefined, configKeyEnv as SettingSource],
-    [defaults.keyEnv ? nonEmpty(env[defaults.keyEnv]) : undefined, defaults.keyEnv as SettingSource],
-    [fromConfig ? nonEmpty(config.value?.apiKey) : undefined, 'ai_config.json'],
-  ]);
-  if (keyPick) {
-    const key = keyPick[0];
+  const picked = pickKey({
+    info,
+    baseUrl: out.baseUrl,
+    env,
+    generic: true,
+    ...(fromConfig ? { config: { ...(configKeyEnv ? { keyEnv: configKeyEnv } : {}), ...(config.value?.apiKey ? { apiKey: config.value.apiKey } : {}), ...(config.value?.baseUrl ? { baseUrl: config.value.baseUrl } : {}) } } : {}),
+  });
+  if (picked) {
+    const key = picked.key;
     out.keyPresent = true;
-    out.keySource = keyPick[1];
+    out.keySource = picked.source;
     out.apiKey = () => key;
-  } else if (kind !== 'ollama') {
-    diagnostics.push(diagnostic('PV004', `provider ${kind} has no API key`, { hint: `export ${configKeyEnv ?? defaults.keyEnv ?? 'OXO_FLOW_AI_API_KEY'}=..., or run \`oxo-flow ai setup\`` }));
+  } else {
+    // A key exported for this kind's own endpoint is not sent to another one.
+    if (info.keyEnv !== undefined && nonEmpty(env[info.keyEnv]) && !sameOrigin(out.baseUrl, info.baseUrl)) {
+      out.keyNote = `${info.keyEnv} is not sent to this base URL (only to ${info.baseUrl}); name the key for it with \`ai setup --key-env NAME\``;
+    }
+    if (info.keyRequired && sameOrigin(out.baseUrl, info.baseUrl)) {
+      diagnostics.push(diagnostic('PV004', `provider ${kind} has no API key`, { hint: `export ${configKeyEnv ?? info.keyEnv ?? 'OXO_FLOW_AI_API_KEY'}=..., or run \`oxo-flow ai setup\`` }));
+    }
   }
+  checkFallback(out, env, diagnostics);
   return out;
+}
+
+/**
+ * A fallback that cannot work (an unknown kind, no key, no base URL) is dropped with a warning: the
+ * primary provider still serves every request.
+ */
+function checkFallback(out: ResolvedProvider, env: Readonly<Record<string, string | undefined>>, diagnostics: Diagnostic[]): void {
+  const fb = out.fallback;
+  if (fb === undefined) return;
+  const problem = fallbackProblem(fb, env);
+  if (typeof problem === 'string') {
+    diagnostics.push(diagnostic('PV006', `the fallback provider ${problem}; it is not used, the primary (${out.kind}) still is`));
+    delete out.fallback;
+  } else out.fallback = { ...fb, provider: problem.kind };
+}
+
+/** Why a fallback cannot work, or its kind as the registry names it. */
+function fallbackProblem(fb: FallbackEntry, env: Readonly<Record<string, string | undefined>>): string | { kind: string } {
+  const kind = canonicalKind(fb.provider);
+  const info = kind !== undefined ? providerInfo(kind) : undefined;
+  if (info === undefined) return `"${fb.provider}" is not one of ${kindList(MODEL_KINDS)}`;
+  const baseUrl = fb.baseUrl ?? info.baseUrl;
+  if (baseUrl === undefined) return `${info.kind} has no "base_url"`;
+  const key = pickKey({ info, baseUrl, env, generic: false, config: { ...(fb.keyEnv ? { keyEnv: fb.keyEnv } : {}), baseUrl } });
+  if (key === undefined && info.keyRequired && sameOrigin(baseUrl, info.baseUrl)) return `${info.kind} has no API key (${fb.keyEnv ?? info.keyEnv} is not set)`;
+  return { kind: info.kind };
 }
 
 function ollamaBaseUrl(host: string): string {
@@ -259,6 +344,7 @@ function readAiConfig(file: string, diagnostics: Diagnostic[]): { found: boolean
     ['connectTimeoutMs', num('timeouts', 'connect_ms')],
     ['firstByteTimeoutMs', num('timeouts', 'first_byte_ms')],
     ['idleTimeoutMs', num('timeouts', 'idle_ms')],
+    ['totalTimeoutMs', num('timeouts', 'total_ms')],
     ['maxRetries', typeof obj.retries === 'number' ? num('retries') : num('retries', 'max')],
     ['retryBaseMs', num('retries', 'base_ms')],
   ];

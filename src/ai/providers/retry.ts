@@ -75,11 +75,15 @@ export class FallbackChat implements ChatProvider {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
+    // What the primary had shown when it failed: the fallback's answer starts on a line of its own.
+    let lineOpen = false;
+    const onText = request.onText && ((d: string) => ((lineOpen = !d.endsWith('\n')), request.onText!(d)));
     try {
-      return await this.primary.chat(request);
+      return await this.primary.chat({ ...request, ...(onText ? { onText } : {}) });
     } catch (err) {
       const error = asProviderError(err, request.signal);
       if (!['network', 'timeout', 'rate_limit', 'server'].includes(error.errorClass)) throw error;
+      if (lineOpen) request.onText?.('\n');
       this.events.onFallback?.({ from: `${this.primary.kind}/${this.primary.model}`, to: `${this.fallback.kind}/${this.fallback.model}`, error });
       return this.fallback.chat(request);
     }

@@ -19,7 +19,13 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      content: string;
+      toolCalls?: ToolCall[];
+      /** The model's reasoning for this turn, kept for servers that want it sent back (DeepSeek). */
+      reasoning?: string;
+    }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
 
 export interface ChatRequest {
@@ -29,6 +35,11 @@ export interface ChatRequest {
   /** Stream (SSE) and hand each text fragment to onText as it arrives. */
   stream: boolean;
   onText?: (delta: string) => void;
+  /**
+   * Reasoning as it streams (`reasoning_content`, Ollama's `reasoning`, `<think>…</think>` text):
+   * never part of the answer; a display may show that the model is thinking.
+   */
+  onReasoning?: (delta: string) => void;
   maxTokens?: number;
   signal?: AbortSignal;
 }
@@ -41,7 +52,10 @@ export interface Usage {
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
 export interface ChatResponse {
+  /** The answer, without any reasoning. */
   text: string;
+  /** The model's reasoning, when the server sent any (see ChatRequest.onReasoning). */
+  reasoning?: string;
   toolCalls: ToolCall[];
   stopReason: StopReason;
   usage: Usage;
@@ -65,6 +79,11 @@ export interface HttpSettings {
   firstByteTimeoutMs: number;
   /** Longest silence inside a streamed answer. */
   idleTimeoutMs: number;
+  /**
+   * Longest time for one whole request, answer included (0: none). Keep-alive comments reset the
+   * idle timer, so without it a server could keep a stream open for ever.
+   */
+  totalTimeoutMs: number;
   /** Retries after the first attempt, on 429, 5xx and network errors. */
   maxRetries: number;
   retryBaseMs: number;
@@ -76,6 +95,7 @@ export const DEFAULT_HTTP: HttpSettings = {
   connectTimeoutMs: 10_000,
   firstByteTimeoutMs: 120_000,
   idleTimeoutMs: 60_000,
+  totalTimeoutMs: 600_000,
   maxRetries: 3,
   retryBaseMs: 500,
   maxRetryWaitMs: 60_000,

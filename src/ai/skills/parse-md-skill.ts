@@ -1,21 +1,42 @@
 // `<name>/SKILL.md` (Agent Skills convention): YAML front matter, then the markdown body as prompt text.
-// Front matter is split by our own strict rules (opening line exactly `---`, closing line exactly
-// `---`), so discovery can read a file's first few KiB and stop at the closing line (progressive
-// disclosure: name and description first, the body only when the skill is activated). YAML is read
-// with js-yaml's FAILSAFE schema: every scalar a string, no tags that build objects, nothing that runs
-// code. (gray-matter was used here once, only to hand the block to js-yaml; it is gone.)
+// gray-matter parses the front matter. It is wrapped, for three things it does not do:
+// - the opening and closing lines are checked first, by our own strict rules (exactly `---`):
+//   gray-matter reads a first line `---js` as "run this block as JavaScript" and treats a missing
+//   closing line as a front matter that runs to the end of the file; here both are findings with a
+//   line (SK010, SK008), and gray-matter is only ever given a closed, YAML front matter;
+// - discovery reads a file's first few KiB and stops at the closing line (frontMatterExtent, with the
+//   bounded, link-safe read of src/fs/safe-read.ts), so gray-matter gets the front matter, not the body;
+// - its engines are replaced: YAML is read with js-yaml's FAILSAFE schema (every scalar a string, no
+//   tags that build objects, nothing that runs code), and every other engine (javascript, js, coffee,
+//   json) refuses. Options are always passed, so gray-matter never caches a file's content (it caches
+//   only calls without options): memory stays flat over thousands of skills.
+import matter from 'gray-matter';
 import yaml from 'js-yaml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { isPlainRecord, typeName } from './field-checks.js';
 import { skillFromFrontMatter } from './md-front-matter.js';
 import { normalisePromptText } from './prompt-text.js';
-import { parseSimpleYaml } from './simple-yaml.js';
 import type { ParsedSkill } from './types.js';
 
 interface YamlError extends Error {
   reason?: string;
   mark?: { line: number; column: number };
 }
+
+const refuse = () => {
+  throw new Error('only YAML front matter is read; nothing is executed');
+};
+/** gray-matter's options: YAML only, through js-yaml's FAILSAFE schema. */
+export const MATTER_OPTIONS = {
+  language: 'yaml',
+  engines: {
+    yaml: (block: string): object => yaml.load(block, { schema: yaml.FAILSAFE_SCHEMA }) as object,
+    javascript: refuse,
+    js: refuse,
+    coffee: refuse,
+    json: refuse,
+  },
+};
 
 const DASH = 0x2d;
 const LF = 0x0a;
@@ -67,18 +88,15 @@ export function parseMdSkill(text: string, file: string, dirName: string, withBo
     return fail(diagnostic('SK008', `front matter must be closed by a line that is exactly \`---\`, found \`${closeLine.trim()}\``, { file, line: lineNumberAt(text, closeStart), column: 1 }));
 
   const block = closeStart > firstEnd + 1 ? text.slice(firstEnd + 1, closeStart - 1) : '';
-  // Nearly every front matter is a few `key: value` lines and a `metadata:` map: parseSimpleYaml reads
-  // those (exactly as js-yaml would) and declines anything else, which js-yaml then reads.
-  let data: unknown = parseSimpleYaml(block);
-  if (data === undefined) {
-    try {
-      data = yaml.load(block, { schema: yaml.FAILSAFE_SCHEMA });
-    } catch (err) {
-      const e = err as YamlError;
-      // js-yaml's 0-based line in the block is the file's 0-based line minus one (the opening `---`).
-      if (e.mark) return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.reason ?? e.message.split('\n')[0]}`, { file, line: e.mark.line + 2, column: e.mark.column + 1 }));
-      return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.message.split('\n')[0]}`, { file, line: 2, column: 1 }));
-    }
+  let data: unknown;
+  try {
+    // Only the front matter (through the closing line): gray-matter copies what it is given.
+    data = matter(text.slice(0, closeEnd), MATTER_OPTIONS).data;
+  } catch (err) {
+    const e = err as YamlError;
+    // gray-matter hands js-yaml the text after the opening `---`, so js-yaml's 0-based line is the file's.
+    if (e.mark) return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.reason ?? e.message.split('\n')[0]}`, { file, line: e.mark.line + 1, column: e.mark.column + 1 }));
+    return fail(diagnostic('SK009', `invalid YAML in front matter: ${e.message.split('\n')[0]}`, { file, line: 2, column: 1 }));
   }
   if (data === undefined || data === null) data = {};
   if (!isPlainRecord(data)) return fail(diagnostic('SK009', `front matter must be a mapping of fields, found ${typeName(data)}`, { file, line: 2, column: 1 }));

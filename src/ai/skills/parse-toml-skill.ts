@@ -80,7 +80,7 @@ export function parseTomlSkill(text: string, file: string, stem: string): Parsed
   const mcp = mcpTable(doc.mcp, check.usable);
   if (type === 'tool') {
     const url = serverUrl(requires ?? [], file, at(['requires']), findings);
-    if (url) parsed.mcp = { url, headers: mcp.headers, trustAnnotations: mcp.trustAnnotations, ...mcp.timeouts };
+    if (url) parsed.mcp = { url, headers: mcp.headers, trustAnnotations: mcp.trustAnnotations, ...mcp.timeouts, ...mcp.filters };
   }
   if (type === 'knowledge' || type === undefined) {
     const prompt = normalisePromptText((additions ?? []).join('\n'));
@@ -98,17 +98,29 @@ interface McpTable {
   headers: Record<string, string>;
   trustAnnotations: boolean;
   timeouts: Pick<McpSettings, 'connectTimeoutMs' | 'callTimeoutMs'>;
+  filters: Pick<McpSettings, 'allowTools' | 'denyTools' | 'oauth'>;
 }
 
 /** The [mcp] table's usable values (wrong ones were reported by the shape check). */
 function mcpTable(value: unknown, usable: (path: ShapePath) => boolean): McpTable {
-  const out: McpTable = { headers: {}, trustAnnotations: true, timeouts: {} };
+  const out: McpTable = { headers: {}, trustAnnotations: true, timeouts: {}, filters: {} };
   if (!isPlainRecord(value)) return out;
   const use = (key: string) => value[key] !== undefined && usable(['mcp', key]);
   if (use('headers')) out.headers = value.headers as Record<string, string>;
   if (use('connect_timeout_ms')) out.timeouts.connectTimeoutMs = value.connect_timeout_ms as number;
   if (use('call_timeout_ms')) out.timeouts.callTimeoutMs = value.call_timeout_ms as number;
   if (use('trust_annotations')) out.trustAnnotations = value.trust_annotations as boolean;
+  if (use('allow_tools')) out.filters.allowTools = value.allow_tools as string[];
+  if (use('deny_tools')) out.filters.denyTools = value.deny_tools as string[];
+  if (use('oauth') && isPlainRecord(value.oauth)) {
+    const o = value.oauth;
+    out.filters.oauth = {
+      ...(typeof o.client_id === 'string' ? { clientId: o.client_id } : {}),
+      ...(typeof o.client_secret_env === 'string' ? { clientSecretEnv: o.client_secret_env } : {}),
+      ...(typeof o.scope === 'string' ? { scope: o.scope } : {}),
+      ...(o.grant === 'client_credentials' || o.grant === 'authorization_code' ? { grant: o.grant } : {}),
+    };
+  }
   return out;
 }
 

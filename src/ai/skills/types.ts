@@ -16,6 +16,12 @@ export interface McpSettings {
   callTimeoutMs?: number;
   /** false: ignore the server's readOnlyHint and ask for every call. Default true. */
   trustAnnotations: boolean;
+  /** Only these tools of the server are offered (names, `*` matches any text); all when absent. */
+  allowTools?: string[];
+  /** These tools are never offered, even when allowed. */
+  denyTools?: string[];
+  /** OAuth settings ([mcp] oauth): a configured client, the secret's variable, scope, grant. */
+  oauth?: { clientId?: string; clientSecretEnv?: string; scope?: string; grant?: 'authorization_code' | 'client_credentials' };
 }
 
 export interface Skill {

@@ -26,6 +26,9 @@ export function serversFromSkills(active: readonly Skill[]): McpServerSpec[] {
       const spec: McpServerSpec = { name: s.name, url: m.url, headers: { ...m.headers }, trustAnnotations: m.trustAnnotations, source: { kind: 'skill', path: s.path } };
       if (m.connectTimeoutMs !== undefined) spec.connectTimeoutMs = m.connectTimeoutMs;
       if (m.callTimeoutMs !== undefined) spec.callTimeoutMs = m.callTimeoutMs;
+      if (m.allowTools !== undefined) spec.allowTools = m.allowTools;
+      if (m.denyTools !== undefined) spec.denyTools = m.denyTools;
+      if (m.oauth !== undefined) spec.oauth = m.oauth;
       return spec;
     });
 }

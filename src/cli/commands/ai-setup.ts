@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { diagnostic } from '../../diagnostics/diagnostic.js';
 import { nonInteractiveReason } from '../../ai/approval/policy.js';
-import { AI_CONFIG_SCHEMA_VERSION, DEFAULTS } from '../../ai/providers/resolve.js';
+import { MODEL_KINDS, PROVIDERS, providerInfo } from '../../ai/providers/registry.js';
+import { AI_CONFIG_SCHEMA_VERSION } from '../../ai/providers/resolve.js';
 import { maskUrl } from '../../ai/secrets.js';
 import { oxoFlowHome } from '../../ai/skills/index.js';
 import type { CliContext } from '../context.js';
@@ -20,8 +21,8 @@ export interface AiSetupOptions {
   keyEnv?: string;
 }
 
-const KINDS = ['openai', 'anthropic', 'deepseek', 'ollama', 'openai-compatible'] as const;
-type SetupKind = (typeof KINDS)[number];
+const KINDS = MODEL_KINDS;
+type SetupKind = string;
 
 interface Answers {
   kind: SetupKind;
@@ -50,7 +51,8 @@ export async function aiSetup(opts: AiSetupOptions, ctx: CliContext): Promise<Co
     answers = asked;
   }
   const existing = readExisting(file);
-  const config: Record<string, unknown> = { ...existing, schema_version: AI_CONFIG_SCHEMA_VERSION, provider: answers.kind === 'openai-compatible' ? 'openai' : answers.kind, model: answers.model };
+  // openai-compatible is a kind of its own: its server never gets OPENAI_API_KEY, only the key named for it.
+  const config: Record<string, unknown> = { ...existing, schema_version: AI_CONFIG_SCHEMA_VERSION, provider: answers.kind, model: answers.model };
   for (const k of ['base_url', 'key_env', 'api_key']) delete config[k];
   if (answers.baseUrl !== undefined) config.base_url = answers.baseUrl;
   if (answers.keyEnv !== undefined) config.key_env = answers.keyEnv;
@@ -73,13 +75,13 @@ export async function aiSetup(opts: AiSetupOptions, ctx: CliContext): Promise<Co
 
 function fromFlags(opts: AiSetupOptions): Answers | { error: string } {
   const kind = opts.provider!.trim().toLowerCase() as SetupKind;
-  if (!(KINDS as readonly string[]).includes(kind)) return { error: `--provider ${opts.provider}: unknown provider kind` };
-  if (kind === 'openai-compatible' && !opts.baseUrl) return { error: '--provider openai-compatible needs --base-url (the server’s …/v1 URL)' };
+  const info = providerInfo(kind);
+  if (info === undefined) return { error: `--provider ${opts.provider}: unknown provider kind` };
+  if (info.baseUrl === undefined && !opts.baseUrl) return { error: `--provider ${kind} needs --base-url (the server’s …/v1 URL)` };
   if (opts.baseUrl !== undefined && !/^https?:\/\/[^/]/i.test(opts.baseUrl)) return { error: `--base-url ${maskUrl(opts.baseUrl)}: must be an http(s) URL` };
   if (opts.keyEnv !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.keyEnv)) return { error: `--key-env ${opts.keyEnv}: must be an environment variable name (the key itself never goes on the command line)` };
-  const defaults = kind === 'openai-compatible' ? undefined : DEFAULTS[kind];
-  const model = opts.model?.trim() || defaults?.model;
-  if (!model) return { error: '--model is required for an openai-compatible server' };
+  const model = opts.model?.trim() || info.model;
+  if (!model) return { error: `--model is required for ${kind}` };
   const out: Answers = { kind, model };
   if (opts.baseUrl !== undefined) out.baseUrl = opts.baseUrl.replace(/\/+$/, '');
   if (opts.keyEnv !== undefined) out.keyEnv = opts.keyEnv;
@@ -100,25 +102,22 @@ async function ask(ctx: CliContext): Promise<Answers | undefined> {
       type: 'select',
       name: 'kind',
       message: 'Which AI provider?',
-      choices: [
-        { title: 'OpenAI', value: 'openai' },
-        { title: 'Anthropic (Claude)', value: 'anthropic' },
-        { title: 'DeepSeek', value: 'deepseek' },
-        { title: 'Ollama (local, no key)', value: 'ollama' },
-        { title: 'Another OpenAI-compatible server (by base URL)', value: 'openai-compatible' },
-      ],
+      choices: PROVIDERS.map((p) => ({ title: p.title, value: p.kind })),
       ...io,
     },
     { onCancel },
   );
   if (cancelled || kind === undefined) return undefined;
   const k = kind as SetupKind;
-  const defaults = k === 'openai-compatible' ? undefined : DEFAULTS[k];
+  const defaults = providerInfo(k);
+  // A server the user names (no default endpoint) may need no key; a local one with a default needs none.
+  const named = defaults?.baseUrl === undefined;
+  const local = defaults !== undefined && !defaults.keyRequired && !named;
   const rest = await prompts(
     [
       { type: 'text', name: 'model', message: 'Model', initial: defaults?.model ?? '', validate: (v: string) => (v.trim() !== '' ? true : 'a model name is needed'), ...io },
       {
-        type: k === 'ollama' || k === 'openai-compatible' ? 'text' : null,
+        type: local || named ? 'text' : null,
         name: 'baseUrl',
         message: 'Base URL (ending in /v1)',
         initial: defaults?.baseUrl ?? 'http://localhost:8000/v1',
@@ -126,13 +125,13 @@ async function ask(ctx: CliContext): Promise<Answers | undefined> {
         ...io,
       },
       {
-        type: k === 'ollama' ? null : 'select',
+        type: local ? null : 'select',
         name: 'keyFrom',
         message: 'API key',
         choices: [
           { title: `Read it from an environment variable${defaults?.keyEnv ? ` (e.g. ${defaults.keyEnv})` : ''}`, value: 'env' },
           { title: 'Type it now (stored in ai_config.json, mode 0600)', value: 'file' },
-          ...(k === 'openai-compatible' ? [{ title: 'No key needed', value: 'none' }] : []),
+          ...(named ? [{ title: 'No key needed', value: 'none' }] : []),
         ],
         ...io,
       },

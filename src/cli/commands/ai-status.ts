@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { resolveProjectProvider } from '../../ai/project-provider.js';
-import type { ResolvedProvider } from '../../ai/providers/resolve.js';
+import { providerInfo } from '../../ai/providers/registry.js';
+import { sameOrigin, type ResolvedProvider } from '../../ai/providers/resolve.js';
 import { loadSkillContext, skillAlias, skillSha256, statusCounts, type Skill, type SkillContext } from '../../ai/skills/index.js';
 import type { ServerStatus } from '../../ai/tools/registry.js';
 import type { ProviderCheck } from '../../ai/providers/check.js';
@@ -94,13 +95,13 @@ type ServerChecks = Map<string, ServerStatus>;
 function providerCheckJson(c: ProviderCheck): Record<string, unknown> {
   return c.ok
     ? { ok: true, model: c.model, ms: c.ms, usage: c.usage }
-    : { ok: false, class: c.error.errorClass, code: c.error.code, diagnosis: c.diagnosis, status: c.error.status ?? null, ms: c.ms };
+    : { ok: false, class: c.error.errorClass, code: c.error.code, diagnosis: c.diagnosis, message: c.error.message, status: c.error.status ?? null, ms: c.ms };
 }
 
 function renderProviderCheck(c: ProviderCheck, style: Style): string {
   return c.ok
     ? `${style.bold('Provider check')}\n  ${style.green('ok')}: ${safe(c.model)} answered in ${c.ms} ms`
-    : `${style.bold('Provider check')}\n  ${style.red('failed')}: ${c.diagnosis} (${c.error.code})`;
+    : `${style.bold('Provider check')}\n  ${style.red('failed')}: ${c.diagnosis} (${c.error.code})\n  ${safe(c.error.message)}`;
 }
 
 /** `--check`: connect to each active tool skill's server (its own timeouts) and list its tools. */
@@ -151,8 +152,10 @@ function providerJson(p: ResolvedProvider): Record<string, unknown> {
     endpoint_source: p.baseUrlSource ?? null,
     key_present: p.keyPresent,
     key_source: p.keySource ?? null,
+    ...(p.keyNote ? { key_note: p.keyNote } : {}),
     ...(p.scriptPath ? { script: p.scriptPath } : {}),
-    fallback: p.fallback ?? null,
+    // The fallback's URL may carry a password (user-info) or a key in its query: masked like the endpoint.
+    fallback: p.fallback ? { ...p.fallback, ...(p.fallback.baseUrl !== undefined ? { baseUrl: maskUrl(p.fallback.baseUrl) } : {}) } : null,
     config_file: p.configFile,
     config_found: p.configFound,
     hint: p.hint ?? null,
@@ -191,6 +194,16 @@ function countsByScope(skills: readonly Skill[]): Record<string, Record<string, 
   return out;
 }
 
+/** Present (from where), not needed, or missing; or why an exported key is not sent to this endpoint. */
+function keyLine(provider: ResolvedProvider, style: Style): string {
+  if (provider.keyPresent) return `present (${provider.keySource})`;
+  if (provider.keyNote) return `none: ${safe(provider.keyNote)}`;
+  const info = providerInfo(provider.kind);
+  const own = info?.baseUrl !== undefined && sameOrigin(provider.baseUrl, info.baseUrl);
+  if (info === undefined || !info.keyRequired) return 'not needed';
+  return own ? style.yellow('missing') : 'none (this endpoint gets no key unless `ai setup --key-env NAME` names one)';
+}
+
 function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean, style: Style, cwd: string, checks?: ServerChecks): string {
   const rel = (p: string) => (path.relative(cwd, p) || '.').replace(/^(?!\.\.|\/)/, '');
   const active = new Set(sc.activation.active);
@@ -227,8 +240,11 @@ function renderStatus(sc: SkillContext, provider: ResolvedProvider, all: boolean
     out.push(`  Model:    ${safe(provider.model ?? '-')} ${style.dim(`(from ${provider.modelSource ?? 'default'})`)}`);
     if (provider.baseUrl) out.push(`  Endpoint: ${safe(maskUrl(provider.baseUrl))} ${style.dim(`(from ${provider.baseUrlSource ?? 'default'})`)}`);
     if (provider.scriptPath) out.push(`  Script:   ${safe(provider.scriptPath)}`);
-    out.push(`  API key:  ${provider.keyPresent ? `present (${provider.keySource})` : provider.kind === 'ollama' || provider.kind === 'scripted' ? 'not needed' : style.yellow('missing')}`);
-    if (provider.fallback) out.push(`  Fallback: ${safe(provider.fallback.provider)}${provider.fallback.model ? ` / ${safe(provider.fallback.model)}` : ''}`);
+    out.push(`  API key:  ${keyLine(provider, style)}`);
+    if (provider.fallback) {
+      const fb = provider.fallback;
+      out.push(`  Fallback: ${safe(fb.provider)}${fb.model ? ` / ${safe(fb.model)}` : ''}${fb.baseUrl ? ` at ${safe(maskUrl(fb.baseUrl))}` : ''}`);
+    }
   }
   const servers = activeToolServers(sc);
   out.push('', style.bold('MCP servers') + style.dim(checks ? ' (of active tool skills; checked)' : ' (of active tool skills; not contacted, use --check)'));

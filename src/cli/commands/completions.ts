@@ -3,6 +3,7 @@
 import { bashScript } from '../completions/bash.js';
 import { fishScript } from '../completions/fish.js';
 import { completionSpec, type CommandSpec } from '../completions/spec.js';
+import { MODEL_KINDS } from '../../ai/providers/registry.js';
 import { templateNames } from '../../workflow/templates/index.js';
 import { zshScript } from '../completions/zsh.js';
 import type { CliContext } from '../context.js';
@@ -33,13 +34,18 @@ export async function completions(opts: { shell: Shell }, ctx: CliContext): Prom
   };
 }
 
-/** Template names are data, not commander choices; offer them for `template NAME` and `init -t`. */
+/**
+ * Template names and provider kinds are data, not commander choices; offer them for `template NAME`,
+ * `init -t` and `ai setup --provider` (the kinds from the provider registry).
+ */
 function withTemplateNames(specs: CommandSpec[]): CommandSpec[] {
   const names = templateNames();
+  const flagChoices = (s: CommandSpec, flag: string, choices: readonly string[]) => ({ ...s, flags: s.flags.map((f) => (f.names.includes(flag) ? { ...f, choices: [...choices] } : f)) });
   return specs.map((s) => {
     const key = s.path.join(' ');
     if (key === 'template') return { ...s, argChoices: names };
-    if (key === 'init') return { ...s, flags: s.flags.map((f) => (f.names.includes('--template') ? { ...f, choices: names } : f)) };
+    if (key === 'init') return flagChoices(s, '--template', names);
+    if (key === 'ai setup') return flagChoices(s, '--provider', MODEL_KINDS);
     return s;
   });
 }

@@ -69,6 +69,9 @@ function jobJson(j: JobSpec): Record<string, unknown> {
     outputs: j.outputs,
     log: j.log ?? null,
     command: j.shownCommand,
+    // What run executes: the exact script (no value in it) and the values it gets, masked as shown.
+    script: j.command,
+    env: j.shownEnv,
     retries: j.retries,
     time_limit_seconds: j.timeLimitSeconds ?? null,
     temp_outputs: j.tempOutputs,

@@ -1,17 +1,22 @@
 // `oxo-flow run`: the same plan dry-run shows (planWorkflow, then the run state through
-// applyRunState), checked up front (preflight), then executed by the local executor.
+// applyRunState), checked up front (preflight and the executor's own checks), then, holding the
+// project lock, executed by the job lifecycle (src/run/lifecycle.ts) on the chosen executor.
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { parseMemory } from '../../workflow/load/memory.js';
+import { parseTimeLimit } from '../../workflow/load/time-limit.js';
 import { planWorkflow, type Plan } from '../../workflow/plan/index.js';
 import type { JobResult, RunEvent, RunReport } from '../../run/events.js';
+import { EXECUTORS, EXECUTOR_NAMES, FAILED_CODE, UNAVAILABLE_CODE } from '../../run/executors/index.js';
 import { applyRunState, checkForcerun } from '../../run/freshness.js';
+import { runJobs, type RunJob } from '../../run/lifecycle.js';
+import { acquireLock, describeHolder } from '../../run/lock.js';
 import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
-import { runLocal } from '../../run/run-local.js';
-import { runSlurm, slurmAvailable } from '../../run/slurm.js';
+import { loadProfile, withOverrides, type SectionOptions } from '../../run/profile.js';
 import { StateStore } from '../../run/state.js';
 import { maskedCommandLine } from '../../run/record/provenance.js';
 import { RunRecorder } from '../../run/record/recorder.js';
@@ -31,15 +36,22 @@ export interface RunOptions extends PlanOptions {
   memory?: string;
   keepGoing?: boolean;
   forcerun?: string[];
-  executor?: 'local' | 'slurm';
+  executor?: string;
   partition?: string;
   account?: string;
+  profile?: string;
+  pollInterval?: string;
+  lockTimeout?: string;
   /** false with --no-record: no run record under .oxo-flow/runs/. */
   record?: boolean;
 }
 
 /** Lines of a failed job's log shown in the summary. */
 const LOG_TAIL_LINES = 10;
+/** Jobs queued at once on a cluster unless -j or the profile says otherwise. */
+const CLUSTER_JOBS = 100;
+/** squeue / qstat are asked this often unless the profile or --poll-interval says otherwise. */
+const DEFAULT_POLL_MS = 30_000;
 
 export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandResult> {
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
@@ -56,85 +68,146 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
 
   const badForcerun = checkForcerun(workflow, opts.forcerun ?? []);
   if (badForcerun.length > 0) return { outcome: 'usage', json: emptyJson, diagnostics: [...all, ...badForcerun] };
-  const store = new StateStore(workflow.dir);
+
+  // The profile (site defaults), then the flags over it.
+  const loadedProfile = loadProfile(workflow.dir, opts.profile, ctx.cwd);
+  all.push(...loadedProfile.diagnostics);
+  const cli: SectionOptions = {};
+  if (opts.partition !== undefined) cli.partition = opts.partition;
+  if (opts.account !== undefined) cli.account = opts.account;
+  const profile = withOverrides(loadedProfile.profile, 'slurm', cli);
+  const executorName = opts.executor ?? profile.executor ?? 'local';
+  if (!EXECUTOR_NAMES.includes(executorName)) all.push(diagnostic('RUN045', `executor ${executorName} is not known (executors: ${EXECUTOR_NAMES.join(', ')})`, profile.file ? { file: profile.file } : {}));
+  const pollMs = durationFlag('--poll-interval', opts.pollInterval, all) ?? profile.pollMs ?? DEFAULT_POLL_MS;
+  const lockTimeoutMs = durationFlag('--lock-timeout', opts.lockTimeout, all) ?? profile.lockTimeoutMs;
+  if (hasErrors(all)) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
+
+  const store = new StateStore(workflow.dir, ctx.env.OXO_FLOW_FSYNC !== '0');
   applyRunState(plan, store.records(), { forcerun: opts.forcerun ?? [], cpus: settings.cpus });
 
-  const slurm = opts.executor === 'slurm';
-  const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !slurm, env: ctx.env });
+  const env = ctx.env as NodeJS.ProcessEnv;
+  const executor = EXECUTORS[executorName]!({ workflowDir: workflow.dir, graceMs: killGraceMs(ctx.env), pollMs, profile, env });
+  // -j: the flag, else the profile's, else this machine's cores locally and CLUSTER_JOBS on a cluster.
+  const jobsLimit = opts.jobs !== undefined ? limits.jobs : (profile.jobs ?? (executor.cluster ? CLUSTER_JOBS : limits.jobs));
+  const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !executor.cluster, env: ctx.env });
   all.push(...checked.diagnostics);
-  if (slurm && checked.jobs.length > 0 && !hasErrors(all)) {
-    const available = slurmAvailable(ctx.env as NodeJS.ProcessEnv);
-    if (!available.ok) all.push(diagnostic('RUN030', `--executor slurm: ${available.why}`));
+  const rules = new Map(workflow.rules.map((r) => [r.name, r]));
+  const jobs: RunJob[] = checked.jobs.map((j) => {
+    const rule = rules.get(j.spec.rule);
+    const job: RunJob = Object.assign(j, { priority: rule?.priority ?? 0 });
+    if (rule?.resources.gpu !== undefined) job.gpu = rule.resources.gpu;
+    return job;
+  });
+  if (checked.jobs.length > 0 && !hasErrors(all)) {
+    all.push(...executor.check(jobs));
+    if (executor.cluster && !hasErrors(all)) {
+      const available = executor.available();
+      if (!available.ok) all.push(diagnostic(UNAVAILABLE_CODE[executorName] as 'RUN030', `--executor ${executorName}: ${available.why}`));
+    }
   }
-  if (hasErrors(all)) return { outcome: 'failed', json: { ...emptyJson, summary: summaryJson(plan, []) }, diagnostics: all };
+  if (hasErrors(all)) {
+    executor.close();
+    return { outcome: 'failed', json: { ...emptyJson, executor: executorName, summary: summaryJson(plan, []) }, diagnostics: all };
+  }
+
+  // The project lock: taken only when something will run (dry-run, graph and validate never need it).
+  const runId = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  let lock: ReturnType<typeof acquireLock> | undefined;
+  if (jobs.length > 0) {
+    try {
+      lock = acquireLock(workflow.dir, { command: `oxo-flow run ${loaded.shown}${executorName !== 'local' ? ` --executor ${executorName}` : ''}`, runId, ...(lockTimeoutMs !== undefined ? { staleAfterMs: lockTimeoutMs } : {}) });
+    } catch (err) {
+      executor.close();
+      return { outcome: 'failed', json: { ...emptyJson, executor: executorName, summary: summaryJson(plan, []) }, diagnostics: [...all, diagnostic('RUN009', `the lock cannot be written: ${(err as Error).message}`, { file: workflow.file })] };
+    }
+    if (!lock.ok) {
+      executor.close();
+      const who = lock.holder !== undefined ? `: ${describeHolder(lock.holder)}` : '';
+      return {
+        outcome: 'failed',
+        json: { ...emptyJson, executor: executorName, lock: lock.holder ?? null, summary: summaryJson(plan, []) },
+        diagnostics: [...all, diagnostic('RUN040', `${lock.why} (${terminalSafe(path.relative(ctx.cwd, lock.file) || lock.file)})${who}`, { file: lock.file })],
+      };
+    }
+    if (lock.tookOver !== undefined) all.push(diagnostic('RUN041', `took over the lock of a run that is gone (${lock.tookOver.why}): ${describeHolder(lock.tookOver.holder)}`, { file: lock.lock.file }));
+  }
 
   const style = makeStyle(ctx.color && !ctx.json);
-  const progress = makeProgress(checked.jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style });
+  const progress = makeProgress(jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style, columns: () => terminalColumns(ctx) });
   const controller = new AbortController();
-  const onSignal = () => controller.abort();
+  const hard = new AbortController();
+  let hardResult: CommandResult | undefined;
+  const onSignal = (again?: boolean): CommandResult | undefined => {
+    if (again === true || controller.signal.aborted) {
+      // The second Ctrl-C: the lifecycle kills and records what is left, synchronously, and reports
+      // (onHardStop); the process then ends at once (main.ts), so the lock goes now too.
+      hard.abort();
+      if (lock?.ok) lock.lock.release();
+    }
+    controller.abort();
+    return hardResult;
+  };
+  const onSigterm = () => void onSignal();
   const releaseInterrupt = ctx.onInterrupt(onSignal);
-  process.on('SIGTERM', onSignal);
+  process.on('SIGTERM', onSigterm);
   let report: RunReport;
-  let recorder: RunRecorder | undefined;
-  try {
-    const runLimits = { jobs: limits.jobs, cores: limits.cores, memoryMb: limits.memoryMb };
-    if (opts.record !== false && checked.jobs.length > 0) recorder = startRecorder(all, () => new RunRecorder({
-        workflow,
-        plan,
-        jobs: checked.jobs,
-        executor: slurm ? 'slurm' : 'local',
-        ...(slurm ? {} : { limits: runLimits }),
-        oxoFlowVersion: ctx.version,
-        commandLine: maskedCommandLine(process.argv.slice(2), workflow, ctx.secrets),
-        overrides,
-        cwd: ctx.cwd,
-        env: ctx.env as NodeJS.ProcessEnv,
-        secrets: ctx.secrets,
-      }));
-    await recorder?.recordTools();
-    // The run's own log gets what a non-terminal run shows, without colour.
-    const logged = recorder === undefined ? undefined : makeProgress(checked.jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
-    const onEvent = recorder === undefined
+  // The run record (src/run/record/): fed the same events as the progress display.
+  const recorder =
+    opts.record !== false && jobs.length > 0
+      ? startRecorder(all, () =>
+          new RunRecorder({
+            workflow,
+            plan,
+            jobs,
+            executor: executorName,
+            ...(executor.cluster ? {} : { limits: { jobs: jobsLimit, cores: limits.cores, memoryMb: limits.memoryMb } }),
+            oxoFlowVersion: ctx.version,
+            commandLine: maskedCommandLine(process.argv.slice(2), workflow, ctx.secrets),
+            overrides,
+            cwd: ctx.cwd,
+            env,
+            secrets: ctx.secrets,
+          }),
+        )
+      : undefined;
+  const logged = recorder === undefined ? undefined : makeProgress(jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
+  const onEvent =
+    recorder === undefined
       ? (e: RunEvent) => progress.event(e)
       : (e: RunEvent) => {
           progress.event(e);
           logged!.event(e);
-          recorder!.event(e);
+          recorder.event(e);
         };
-    const common = {
+  try {
+    await recorder?.recordTools();
+    report = await runJobs(jobs, checked.preparations, {
       workflowDir: workflow.dir,
       store,
+      executor,
+      limits: { jobs: jobsLimit, cores: limits.cores, memoryMb: limits.memoryMb },
       keepGoing: Boolean(opts.keepGoing),
-      env: ctx.env as NodeJS.ProcessEnv,
+      env,
+      runId,
+      graceMs: killGraceMs(ctx.env),
       signal: controller.signal,
+      hardSignal: hard.signal,
+      onHardStop: (partial) => {
+        progress.close();
+        hardResult = finish(plan, partial, loaded.shown, [...all, ...(partial.diagnostics ?? [])], executorName, workflow.dir);
+      },
       onEvent,
-    };
-    report = slurm
-      ? await runSlurm(checked.jobs, {
-          ...common,
-          ...(opts.partition !== undefined ? { partition: opts.partition } : {}),
-          ...(opts.account !== undefined ? { account: opts.account } : {}),
-        })
-      : await runLocal(checked.jobs, checked.preparations, {
-          ...common,
-          limits: runLimits,
-          graceMs: killGraceMs(ctx.env),
-        });
+    });
   } catch (err) {
     recorder?.close();
+    throw err;
+  } finally {
     progress.close();
     releaseInterrupt();
-    process.off('SIGTERM', onSignal);
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'ENOSPC' || e.code === 'EPERM') {
-      return { outcome: 'failed', json: emptyJson, diagnostics: [...all, diagnostic('RUN009', `the run stopped: ${e.message}`, { file: workflow.file })] };
-    }
-    throw err;
+    process.off('SIGTERM', onSigterm);
+    if (lock?.ok) lock.lock.release();
   }
-  progress.close();
-  releaseInterrupt();
-  process.off('SIGTERM', onSignal);
-  const result = finish(plan, report, loaded.shown, all, slurm ? 'slurm' : 'local', workflow.dir);
+  const result = finish(plan, report, loaded.shown, [...all, ...(report.diagnostics ?? [])], executorName, workflow.dir);
   if (recorder === undefined) return result;
   const plain = makeStyle(false);
   const shownDiagnostics = result.diagnostics ?? [];
@@ -166,11 +239,26 @@ function startRecorder(diagnostics: Diagnostic[], make: () => RunRecorder): RunR
   }
 }
 
-function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: 'local' | 'slurm', workflowDir: string): CommandResult {
+function terminalColumns(ctx: CliContext): number {
+  const c = (ctx.stderr as NodeJS.WriteStream).columns;
+  if (typeof c === 'number' && c > 0) return c;
+  const env = Number(ctx.env.COLUMNS);
+  return Number.isSafeInteger(env) && env > 0 ? env : 80;
+}
+
+function durationFlag(flag: string, v: string | undefined, out: Diagnostic[]): number | undefined {
+  if (v === undefined) return undefined;
+  const d = parseTimeLimit(v);
+  if (d.ok) return d.seconds * 1000;
+  out.push(diagnostic('RUN049', `${flag} ${v}: expected a duration such as "30s", "5m" or "2h" (${d.message})`));
+  return undefined;
+}
+
+function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: string, workflowDir: string): CommandResult {
   const failed = report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'timed out');
   const blocked = report.results.filter((r) => r.outcome === 'blocked');
   for (const r of failed) {
-    const code = r.slurmJobId !== undefined && r.outcome === 'failed' && !r.message?.includes('did not write') ? 'RUN032' : r.outcome === 'timed out' ? 'RUN022' : r.message?.includes('did not write') ? 'RUN021' : 'RUN020';
+    const code = (r.code ?? (r.outcome === 'timed out' ? 'RUN022' : (FAILED_CODE[executor] ?? 'RUN020'))) as 'RUN020';
     diagnostics.push(diagnostic(code, `${r.id} failed: ${r.message ?? r.outcome} (log: ${r.log})`, { rule: r.rule }));
   }
   if (blocked.length > 0) diagnostics.push(diagnostic('RUN023', `${blocked.length} job${blocked.length === 1 ? ' was' : 's were'} not run because a job they need failed: ${blocked.slice(0, 5).map((b) => b.id).join(', ')}${blocked.length > 5 ? ', …' : ''}`));
@@ -221,6 +309,7 @@ function jobJson(r: JobResult, trace?: TraceRow): Record<string, unknown> {
     log: r.log,
     rule_log: r.ruleLog ?? null,
     slurm_job_id: r.slurmJobId ?? null,
+    code: r.code ?? null,
   };
 }
 
@@ -230,7 +319,7 @@ function summaryText(plan: Plan, report: RunReport, style: Style, workflowDir: s
   for (const r of report.results) {
     if (r.outcome !== 'failed' && r.outcome !== 'timed out') continue;
     lines.push(style.red(`✗ ${terminalSafe(r.id)}: ${terminalSafe(r.message ?? r.outcome)}`), style.dim(`  log: ${terminalSafe(r.log)}`));
-    for (const l of logTail(r.log, LOG_TAIL_LINES)) lines.push(style.dim(`  │ ${terminalSafe(l)}`));
+    for (const l of logTail(r.log, LOG_TAIL_LINES, r.logOffset ?? 0)) lines.push(style.dim(`  │ ${terminalSafe(l)}`));
     if (r.ruleLog !== undefined) {
       const tail = logTail(path.resolve(workflowDir, r.ruleLog), LOG_TAIL_LINES);
       if (tail.length > 0) lines.push(style.dim(`  rule log: ${terminalSafe(r.ruleLog)}`), ...tail.map((l) => style.dim(`  │ ${terminalSafe(l)}`)));
@@ -247,13 +336,14 @@ function summaryText(plan: Plan, report: RunReport, style: Style, workflowDir: s
   return lines.join('\n');
 }
 
-/** The last lines of a log, read from its end (logs can be large). */
-function logTail(file: string, lines: number): string[] {
+/** The last lines of a log from `from` on (the failing attempt's part), read from its end (logs can be large). */
+function logTail(file: string, lines: number, from = 0): string[] {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
     const size = fstatSync(fd).size;
-    const length = Math.min(size, 16 * 1024);
+    const length = Math.max(0, Math.min(size - from, 16 * 1024));
+    if (length === 0) return [];
     const buf = Buffer.alloc(length);
     readSync(fd, buf, 0, length, size - length);
     return buf.toString('utf8').replace(/\n$/, '').split('\n').slice(-lines);

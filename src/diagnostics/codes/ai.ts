@@ -25,6 +25,7 @@ export const aiCodes = {
   AI022: { severity: 'error', title: 'template --ai: a --from-file file cannot be read', doc },
   AI030: { severity: 'error', title: 'ai setup: a value is missing or not valid', doc },
   AI031: { severity: 'error', title: 'ai setup: ai_config.json cannot be written', doc },
+  AI040: { severity: 'error', title: 'the provider account has no credit left (HTTP 402, insufficient balance or quota)', hint: 'top up the account or raise its quota with the provider, or declare a fallback provider in ai_config.json', doc },
   SES001: { severity: 'error', title: 'no AI session with this id', hint: 'list them with `oxo-flow ai sessions`', doc },
   SES002: { severity: 'warning', title: 'the AI session record could not be written', doc },
   SES003: { severity: 'warning', title: 'an AI session record cannot be read', doc },

@@ -2,7 +2,7 @@ import type { CodeInfo } from '../code-info.js';
 
 const doc = 'docs/run.md';
 
-/** `oxo-flow run`: problems found before anything starts (RUN001–RUN019), while jobs run (RUN020–RUN029), Slurm (RUN030–RUN039). */
+/** `oxo-flow run`: problems found before anything starts (RUN001–RUN019), while jobs run (RUN020–RUN029), clusters (RUN030–RUN039), locking, recording and profiles (RUN040–). */
 export const runCodes = {
   RUN001: { severity: 'error', title: 'a job needs more threads than the run has cores', hint: 'lower the rule\'s `threads`, or give the run more with `--cores N`', doc },
   RUN002: { severity: 'error', title: 'a job needs more memory than the run has', hint: 'lower the rule\'s `memory`, or give the run more with `--memory SIZE`', doc },
@@ -19,4 +19,16 @@ export const runCodes = {
   RUN024: { severity: 'error', title: 'the run was interrupted', hint: 'run the same command again to resume: finished jobs are not rerun', doc },
   RUN030: { severity: 'error', title: 'Slurm is not available', hint: 'install the Slurm client (sbatch, squeue, scancel) and check that `sinfo` answers, or run with the local executor', doc },
   RUN032: { severity: 'error', title: 'a Slurm job failed or was cancelled', hint: 'read the end of its log (shown below); fix the cause and run again', doc },
+  RUN033: { severity: 'error', title: 'Grid Engine is not available', hint: 'install the Grid Engine client (qsub, qstat, qdel) and check that `qstat` answers (SGE_ROOT, SGE_CELL), or run with the local executor', doc },
+  RUN034: { severity: 'error', title: 'a cluster job failed, was cancelled or left no exit status', hint: 'read the end of its log (shown below) and the scheduler\'s own record of the job; fix the cause and run again', doc },
+  RUN040: { severity: 'error', title: 'another run holds the project lock', hint: 'wait for that run to end; if it is gone and its lock stayed behind, run `oxo-flow unlock`', doc },
+  RUN041: { severity: 'warning', title: 'a lock left by a run that is gone was taken over', doc },
+  RUN042: { severity: 'error', title: 'a job could not be prepared, started or recorded', hint: 'read the reason: free disk space, make .oxo-flow/ writable, shorten the command or the file name; then run again', doc },
+  RUN043: { severity: 'warning', title: 'a job\'s state record cannot be read, so the job runs again', doc },
+  RUN044: { severity: 'warning', title: 'a process group named by a leftover record was not signalled: it cannot be proven to be this project\'s job', hint: 'if it is a stale job of this project, stop it yourself (`kill -TERM -PGID`)', doc },
+  RUN045: { severity: 'error', title: 'the executor profile is not valid', hint: 'fix the setting named; docs/run.md lists what a profile may hold', doc, exit: 'usage' },
+  RUN046: { severity: 'error', title: 'the scheduler would refuse a job', hint: 'nothing was submitted; fix the job named and run again', doc },
+  RUN047: { severity: 'error', title: 'an environment could not be created', hint: 'read the error of the environment tool; fix the environment file and run again', doc },
+  RUN048: { severity: 'error', title: 'unlock refused: the run holding the lock is still running', hint: 'stop that run first (Ctrl-C, or kill its pid), or pass --force if you are sure it is not running', doc },
+  RUN049: { severity: 'error', title: 'bad value for a run flag', hint: 'see `oxo-flow run --help`', doc, exit: 'usage' },
 } as const satisfies Record<string, CodeInfo>;

@@ -52,7 +52,7 @@ export const skillCodes = {
   SK061: { severity: 'info', title: 'SKILL.md files sit one folder deeper than skills are read', hint: 'skills are read as <skills dir>/<name>/SKILL.md; for a collection grouped by category add a glob to .oxo-flow/ai.toml, e.g. skill_paths = ["vendor/skills/*"]', doc },
   SK062: { severity: 'warning', title: 'some discovered skills cannot be used (invalid, oversize, excluded or ambiguous)', hint: 'run `oxo-flow ai skills validate` to see every finding', doc },
   // --- provider resolution (status only, never the network) ---
-  PV001: { severity: 'error', title: 'unknown AI provider', hint: 'use one of openai, anthropic, deepseek, ollama, scripted, disabled', doc },
+  PV001: { severity: 'error', title: 'unknown AI provider', hint: 'use one of the kinds that `oxo-flow ai setup --help` lists', doc },
   PV002: { severity: 'error', title: 'ai_config.json cannot be read or parsed', hint: 'fix the JSON (its fields are in docs/skills.md), or remove the file', doc },
   PV003: { severity: 'error', title: 'ai_config.json has a schema_version this oxo-flow does not know', hint: 'set "schema_version": 1, or upgrade oxo-flow', doc },
   PV004: { severity: 'warning', title: 'AI provider has no API key', doc },
@@ -60,4 +60,8 @@ export const skillCodes = {
   // --- ai_config.json fields (the file is still read; the field is not) ---
   CFG001: { severity: 'warning', title: 'ai_config.json value has the wrong type (ignored)', hint: 'fix the value (the fields are listed in docs/ai.md), or remove it', doc },
   CFG002: { severity: 'warning', title: 'unknown key in ai_config.json (ignored)', doc },
+  // --- provider resolution, continued ---
+  PV006: { severity: 'warning', title: 'the fallback provider cannot be used (the primary still is)', hint: 'fix "fallback" in ai_config.json: a known provider kind, and its key variable exported', doc },
+  PV007: { severity: 'error', title: 'an openai-compatible provider needs a base URL', hint: 'run `oxo-flow ai setup --provider openai-compatible --base-url http://HOST:PORT/v1`, or set OXO_FLOW_AI_BASE_URL', doc },
+  PV008: { severity: 'warning', title: 'the AI provider has no model', hint: 'pass --model, set OXO_FLOW_AI_MODEL, or run `oxo-flow ai setup`', doc },
 } as const satisfies Record<string, CodeInfo>;

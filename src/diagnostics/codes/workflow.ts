@@ -34,6 +34,10 @@ export const workflowCodes = {
   E038: { severity: 'error', title: 'invalid time_limit', hint: 'use e.g. "30s", "45m", "2h", "1d", "1h30m" or "HH:MM:SS"', doc },
   E039: { severity: 'error', title: 'sample sheet cannot be used', doc },
   E040: { severity: 'error', title: 'a rule writes another rule\'s protected output', doc },
+  E041: { severity: 'error', title: 'a placeholder in a shell context where no value is safe', hint: 'move the placeholder out of single quotes, quoted here-documents, arithmetic, case patterns and ${…} operators, or out of the arguments of eval, sh -c and the like', doc },
+  E042: { severity: 'error', title: 'a shell command does not parse', hint: 'fix the shell syntax at the marked position (an unclosed quote, a missing done or fi)', doc },
+  E043: { severity: 'error', title: 'a control character in a value', hint: 'remove the NUL or control character; config values may hold tabs and newlines', doc },
+  E044: { severity: 'error', title: 'a workflow over the engine\'s limits', hint: 'split the samples over several runs (--samples, or one sheet per batch)', doc },
 
   // Lint findings: warnings fail `lint --strict`, info never fails. Numbers keep the reference
   // system's meanings; codes it used for two things keep one of them, and W026+ are ours.

@@ -22,7 +22,8 @@ export interface RecorderStart {
   plan: Plan;
   /** The jobs this run executes. */
   jobs: readonly PreparedJob[];
-  executor: 'local' | 'slurm';
+  /** local, slurm, sge... */
+  executor: string;
   limits?: { jobs: number; cores: number; memoryMb: number };
   oxoFlowVersion: string;
   /** Already masked (provenance.ts maskedCommandLine). */

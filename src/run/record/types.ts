@@ -44,7 +44,7 @@ export interface RunMeta {
   host: { name: string; platform: string; arch: string; cpus: number; memoryBytes: number; node: string; user?: string };
   pid: number;
   cwd: string;
-  executor: 'local' | 'slurm';
+  executor: string;
   limits?: { jobs: number; cores: number; memoryMb: number };
   environments: EnvironmentRecord[];
   tools: ToolVersion[];
@@ -88,7 +88,7 @@ export interface TraceRow {
   writtenBytes: number | null;
   /** How the CPU figure was had (see src/run/record/sampler.ts). */
   cpuMethod: string;
-  executor: 'local' | 'slurm';
+  executor: string;
   /** Process group id of the last local attempt, or the Slurm job id. */
   executorId: string | null;
   /** Slurm's own figures from sacct, when accounting is on. */

@@ -6,8 +6,20 @@ import type { Workflow } from '../model.js';
 import type { Locator } from './locate.js';
 import { commandTexts } from './rule-texts.js';
 
-/** A target that is the whole file system or the home directory (also quoted: `'/'` is still /), ending at a word boundary. */
-const ROOT_TARGET = String.raw`(?:/|/\*|~|~/|~/\*|\$HOME/?|\$\{HOME\}/?|"\$HOME"/?|"/"|'/')(?=$|[\s;&|)])`;
+/**
+ * A target that is the whole file system or a home directory, however it is spelt once values are
+ * written in: `/`, `//*`, `/./`, `''/*` (an empty value before `/*`), `'/'`, `"/"`, `~`, `~/*`,
+ * `$HOME`, `${HOME}/`, `"$HOME"`, and literal home directories (`/root`, `/home/NAME`,
+ * `/Users/NAME`), ending at a word boundary. `rm -rf /home/me/project/tmp` is not one.
+ */
+const HOME_DIR = String.raw`(?:/root|/home/[^/\s;&|)'"]+|/Users/[^/\s;&|)'"]+)`;
+const ROOT_TARGET =
+  String.raw`(?:''|"")*` +
+  String.raw`(?:/[/.]*\*?|'/+'(?:/*\*?)|"/+"(?:/*\*?)|~/*\*?|\$HOME/*\*?|\$\{HOME\}/*\*?|"\$HOME"/*\*?|"\$\{HOME\}"/*\*?|` +
+  HOME_DIR +
+  String.raw`/*\*?|'` +
+  HOME_DIR +
+  String.raw`/*'/*\*?)(?=$|[\s;&|)])`;
 
 interface BlockedPattern {
   category: string;

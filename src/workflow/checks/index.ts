@@ -14,6 +14,7 @@ import { checkWorkflowName } from './workflow-name.js';
 import { checkFillablePlaceholders } from './fillable-placeholders.js';
 import { checkValueLists } from './value-lists.js';
 import { checkWildcardValues } from './wildcard-values.js';
+import { checkShellContexts } from './shell-contexts.js';
 
 export { findBlockedPattern } from './blocked-shell.js';
 export { sourcedWildcards } from './output-wildcards.js';
@@ -34,6 +35,7 @@ const CHECKS: readonly Check[] = [
   checkWildcardValues, // E030
   checkFillablePlaceholders, // E031, E034
   checkValueLists, // E035, E036
+  checkShellContexts, // E041, E042 (after E031: a placeholder nothing fills is reported once)
 ];
 
 /** Errors of the format that need the whole workflow (cross-field rules). */

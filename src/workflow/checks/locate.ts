@@ -51,4 +51,21 @@ export class Locator {
     if (found < 0 || found - start > 20_000) return this.where(key, rule);
     return this.where(this.lines.position(found), rule);
   }
+
+  /**
+   * Position of offset `at` of `text`, the value written at `path`: found through the line of the
+   * text that holds it (a TOML string may be written with escapes, so offsets in the value and in
+   * the file differ, but a line without escapes reads the same in both); falls back to the key.
+   */
+  atOffset(path: KeyPath, text: string, at: number, rule?: string): Where {
+    const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const lineEnd = text.indexOf('\n', at);
+    const line = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd);
+    const key = this.workflow.positions.locate(path);
+    if (!key || line.trim() === '') return this.where(key, rule);
+    const start = this.lines.offset(key);
+    const found = this.workflow.source.indexOf(line, start);
+    if (found < 0 || found - start > 20_000) return this.where(key, rule);
+    return this.where(this.lines.position(found + (at - lineStart)), rule);
+  }
 }

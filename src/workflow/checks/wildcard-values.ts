@@ -1,7 +1,8 @@
 // E030: values that become parts of file names (sample and group names, pair members, scatter and
-// split values) must be usable as one: no "/", NUL or newline, no leading "-", not "." or "..".
-// Declared values are checked here; --samples and names found by sample_pattern are checked by the
-// expansion pipeline (expand/expand-workflow.ts) with the same function.
+// split values) must be usable as one: no "/", no control character (NUL, newline, tab, escape), no
+// leading "-", not ".", ".." or "~". Declared values (lists, sheets) are checked here; --samples,
+// names found by sample_pattern and values_from values are checked by the expansion pipeline
+// (expand/expand-workflow.ts, expand/dimensions.ts, expand/expand-jobs.ts) with the same function.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { KeyPath, Workflow } from '../model.js';
 import type { Locator, Where } from './locate.js';
@@ -10,9 +11,11 @@ import type { Locator, Where } from './locate.js';
 export function unusableName(value: string): string | undefined {
   if (value === '') return 'it is empty';
   if (value === '.' || value === '..') return `"${value}" names a directory, not a file`;
+  if (value === '~') return '"~" reads as the home directory';
   if (value.includes('/')) return 'it contains "/"';
   if (value.includes('\0')) return 'it contains a NUL character';
   if (value.includes('\n') || value.includes('\r')) return 'it contains a line break';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'it contains a control character';
   if (value.startsWith('-')) return 'it starts with "-", which commands read as an option';
   return undefined;
 }

@@ -2,6 +2,7 @@
 // A rule mentions a wildcard in its input, output or shell; only declared sources supply values.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { PAIR_WILDCARDS, SAMPLE_WILDCARDS } from '../checks/placeholders.js';
+import { unusableName, unusableNameDiagnostic } from '../checks/wildcard-values.js';
 import type { ConfigValue, Pair, Rule, Workflow } from '../model.js';
 import type { Template } from '../render/template.js';
 import type { SampleMember, SampleSource } from './sources.js';
@@ -100,10 +101,28 @@ export function ruleDimensions(
       return undefined;
     } else {
       const variable = rule.scatter.variable;
+      // Declared values are checked with the file; values from config (a file value or an override) here.
+      if (rule.scatter.valuesFrom !== undefined && !ctx.standIns) {
+        const bad = unusableValues(values, `scatter value of rule "${rule.name}" (from ${rule.scatter.valuesFrom})`, where, rule.name);
+        if (bad.length > 0) {
+          diagnostics.push(...bad);
+          return undefined;
+        }
+      }
       dims.push({ kind: 'scatter', options: values.map((v) => ({ id: { [variable]: v }, values: { [variable]: v } })) });
     }
   }
   return dims;
+}
+
+/** E030 for each value that cannot be part of a file name. */
+export function unusableValues(values: readonly string[], what: string, where: () => { file: string; line?: number; column?: number }, rule: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const v of values) {
+    const why = unusableName(v);
+    if (why !== undefined) out.push({ ...unusableNameDiagnostic(what, v, why, where()), rule });
+  }
+  return out;
 }
 
 /**

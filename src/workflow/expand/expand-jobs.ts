@@ -7,8 +7,10 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate, type RenderValues, type Template } from '../render/template.js';
+import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
+import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
 import { shellQuote } from '../render/shell-quote.js';
-import { listValues, locate, mentionedNames, ruleDimensions, type Dimension, type Option } from './dimensions.js';
+import { listValues, locate, mentionedNames, ruleDimensions, unusableValues, type Dimension, type Option } from './dimensions.js';
 import type { SampleSource } from './sources.js';
 
 export interface ExpandedJob {
@@ -26,9 +28,16 @@ export interface ExpandedJob {
   tempOutputs: string[];
   protectedOutputs: string[];
   log?: string;
-  /** The rendered command, worked out on first read (see Job). */
+  /**
+   * The exact script the job runs, worked out on first read (see Job). It holds no value: each
+   * placeholder is a reference to a variable of `env` (see render/script.ts).
+   */
   readonly command: string;
-  /** The command as shown: `sensitive = true` config values read `***`. */
+  /** The values the script gets, by variable name; `sensitive = true` values in clear: never show it. */
+  readonly env: Readonly<Record<string, string>>;
+  /** `env` as displays see it: sensitive values read `***`. */
+  readonly shownEnv: Readonly<Record<string, string>>;
+  /** The command as a person reads it, values written in; sensitive config values read `***`. */
   readonly shownCommand: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
@@ -62,6 +71,10 @@ interface CompiledRule {
   isScript: boolean;
   map?: Template;
   combine?: Template;
+  /** Where each placeholder of command, map and combine sits (not for a script rule's path). */
+  commandShell?: ShellAnalysis;
+  mapShell?: ShellAnalysis;
+  combineShell?: ShellAnalysis;
   expand: { pattern: Template; variables: [string, string[]][] }[];
   /** Some path takes values (wildcards, config): its rendered form must stay in the project. */
   confine: boolean;
@@ -88,6 +101,9 @@ interface Masking {
 
 const MASK = '***';
 
+/** The most jobs one workflow may make: about 2.5 GB of plan, several minutes of dry-run. */
+export const MAX_JOBS = 500_000;
+
 function maskingFor(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>): Masking | undefined {
   const keys = new Set<string>();
   const secrets: string[] = [];
@@ -110,6 +126,8 @@ function hideSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+const NO_ENV: Readonly<Record<string, string>> = Object.freeze({});
+
 /**
  * An expanded job whose command is rendered on first read, then kept. A large plan has thousands of
  * jobs and dry-run prints a few of them; rendering every command up front was a large share of its
@@ -121,7 +139,7 @@ class Job implements ExpandedJob {
   tempOutputs: string[] = NONE;
   protectedOutputs: string[] = NONE;
   #source: CommandSource;
-  #command: string | undefined;
+  #rendered: RenderedScript | undefined;
 
   constructor(
     source: CommandSource,
@@ -138,14 +156,31 @@ class Job implements ExpandedJob {
     this.#source = source;
   }
 
+  #script(): RenderedScript {
+    return (this.#rendered ??= renderCommand(this, this.#source, this.#source.config));
+  }
+
   get command(): string {
-    return (this.#command ??= renderCommand(this, this.#source, this.#source.config));
+    return this.#script().script;
+  }
+
+  get env(): Readonly<Record<string, string>> {
+    return this.#script().env;
+  }
+
+  get shownEnv(): Readonly<Record<string, string>> {
+    const masked = this.#source.masked;
+    if (masked === undefined) return this.env;
+    const shown = renderCommand(this, this.#source, masked.config).env;
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(shown)) out[k] = hideSecrets(v, masked.secrets);
+    return out;
   }
 
   get shownCommand(): string {
     const masked = this.#source.masked;
-    if (masked === undefined) return this.command;
-    return hideSecrets(renderCommand(this, this.#source, masked.config), masked.secrets);
+    const text = shownCommand(this, this.#source, masked?.config ?? this.#source.config);
+    return masked === undefined ? text : hideSecrets(text, masked.secrets);
   }
 }
 
@@ -157,6 +192,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
+  let total = 0;
 
   for (const rule of workflow.rules) {
     const c = compileRule(rule, workflow, config, diagnostics, settings.standIns ?? false);
@@ -182,6 +218,22 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       config: getConfig,
     };
     const renderPath = (t: Template) => renderTemplate(t, pathValues);
+    // Bounded work: the count is known before any job exists, so a plan far past what one run can
+    // hold ends at once with E044, not after minutes and gigabytes (or a crash).
+    let count = 1;
+    for (const d of dims) count *= d.options.length;
+    if (rule.transform) count *= Math.max(1, listValues(rule.transform.split.values, rule.transform.split.valuesFrom, config)?.length ?? 1) + 1;
+    total += count;
+    if (total > MAX_JOBS) {
+      diagnostics.push(
+        diagnostic('E044', `the workflow makes more than ${MAX_JOBS.toLocaleString('en-US')} jobs (rule ${rule.name} alone makes ${count.toLocaleString('en-US')})`, {
+          ...locate(workflow, rule),
+          rule: rule.name,
+          hint: 'split the samples over several runs (--samples, or one sheet per batch), or gather per-sample steps into fewer jobs',
+        }),
+      );
+      return { jobs: [], diagnostics };
+    }
     const made: ExpandedJob[] = [];
     let escaped: { field: string; path: string } | undefined;
     const combos = product(dims);
@@ -274,6 +326,31 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
   if (rule.transform?.map !== undefined) c.map = compileTemplate(rule.transform.map);
   if (rule.transform?.combine !== undefined) c.combine = compileTemplate(rule.transform.combine.shell);
   let ok = true;
+  // Where each placeholder of a command sits; a command the checks refuse (E041, E042) makes no job.
+  const shells: [Template | undefined, string | undefined, 'commandShell' | 'mapShell' | 'combineShell', string][] = [
+    [c.isScript ? undefined : c.command, rule.shell, 'commandShell', 'shell'],
+    [c.map, rule.transform?.map, 'mapShell', 'transform'],
+    [c.combine, rule.transform?.combine?.shell, 'combineShell', 'transform'],
+  ];
+  for (const [template, text, field, key] of shells) {
+    if (template === undefined || text === undefined) continue;
+    const analysis = analyseShell(text, template);
+    c[field] = analysis;
+    if (standIns) continue;
+    if (analysis.syntaxError !== undefined) {
+      diagnostics.push(
+        diagnostic('E042', `${key === 'shell' ? 'shell' : field === 'mapShell' ? 'transform.map' : 'transform.combine.shell'} of rule ${rule.name} is not valid shell: ${analysis.syntaxError.message} (line ${analysis.syntaxError.line}, column ${analysis.syntaxError.column} of the command)`, {
+          ...locate(workflow, rule, key),
+          rule: rule.name,
+        }),
+      );
+      ok = false;
+    }
+    for (const r of analysis.refused) {
+      diagnostics.push(diagnostic('E041', `${r.raw} in rule ${rule.name} cannot be given to the shell safely: ${r.why}`, { ...locate(workflow, rule, key), rule: rule.name, hint: r.hint }));
+      ok = false;
+    }
+  }
   for (const e of rule.expandInputs) {
     const variables: [string, string[]][] = [];
     for (const [name, from] of Object.entries(e.variables)) {
@@ -402,6 +479,13 @@ function transformJobs(
     );
     return [];
   }
+  if (t.split.valuesFrom !== undefined && !standIns) {
+    const bad = unusableValues(splitValues, `transform.split value of rule "${rule.name}" (from ${t.split.valuesFrom})`, () => locate(workflow, rule, 'transform'), rule.name);
+    if (bad.length > 0) {
+      diagnostics.push(...bad);
+      return [];
+    }
+  }
   const idKeys = Object.keys(combo.id).sort();
   const base = ['.oxo-flow', 'chunks', rule.name, ...idKeys.map((k) => `${k}=${combo.id[k]}`)].join('/');
   const out: Job[] = [];
@@ -506,12 +590,8 @@ const INTERPRETERS: Record<string, string> = {
   '.jl': 'julia',
 };
 
-function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string {
-  const c = source.compiled;
-  const template = j.step === 'map' ? c.map : j.step === 'combine' ? c.combine : c.command;
-  if (template === undefined) return '';
-  const script = c.isScript && j.step === undefined;
-  const text = renderTemplate(template, {
+function commandValues(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderValues {
+  return {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
     ...(j.log !== undefined ? { log: j.log } : {}),
@@ -521,12 +601,41 @@ function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: stri
     config,
     // {chunks} is the combine step's list of chunk files: one word each.
     vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : j.values[n]),
-    // A script's path is rendered as text and quoted as one word below.
-    quote: !script,
-  });
-  if (script) {
-    const interpreter = INTERPRETERS[path.posix.extname(text)];
-    return interpreter ? `${interpreter} ${shellQuote(text)}` : shellQuote(text);
+  };
+}
+
+function commandOf(j: ExpandedJob, c: CompiledRule): { template: Template; analysis: ShellAnalysis | undefined } | undefined {
+  if (j.step === 'map') return c.map && { template: c.map, analysis: c.mapShell };
+  if (j.step === 'combine') return c.combine && { template: c.combine, analysis: c.combineShell };
+  return c.command && { template: c.command, analysis: c.commandShell };
+}
+
+/** A script rule runs its file: the path (rendered as text) reaches the job as OXO_SCRIPT. */
+function scriptPath(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string | undefined {
+  const c = source.compiled;
+  if (!c.isScript || j.step !== undefined || c.command === undefined) return undefined;
+  return renderTemplate(c.command, commandValues(j, source, config));
+}
+
+function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderedScript {
+  const file = scriptPath(j, source, config);
+  if (file !== undefined) {
+    const interpreter = INTERPRETERS[path.posix.extname(file)];
+    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : '"${OXO_SCRIPT}"', env: { OXO_SCRIPT: file } };
   }
-  return text;
+  const command = commandOf(j, source.compiled);
+  // No analysis: a rule-level view (validate) of a command the checks refuse; it is never run.
+  if (command === undefined || command.analysis === undefined) return { script: '', env: NO_ENV };
+  return renderScript(command.template, command.analysis, commandValues(j, source, config));
+}
+
+function shownCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string {
+  const file = scriptPath(j, source, config);
+  if (file !== undefined) {
+    const interpreter = INTERPRETERS[path.posix.extname(file)];
+    return interpreter ? `${interpreter} ${shellQuote(file)}` : shellQuote(file);
+  }
+  const command = commandOf(j, source.compiled);
+  if (command === undefined || command.analysis === undefined) return '';
+  return renderShown(command.template, command.analysis, commandValues(j, source, config));
 }

@@ -7,6 +7,8 @@ import { unusableName, unusableNameDiagnostic } from '../checks/wildcard-values.
 import { buildDag, type Dag } from '../dag/build-dag.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate } from '../render/template.js';
+import { analyseShell } from '../render/shell-contexts.js';
+import { renderShown } from '../render/script.js';
 import { locate } from './dimensions.js';
 import { expandJobs, type ExpandedJob } from './expand-jobs.js';
 import { parseOverrides } from './overrides.js';
@@ -103,10 +105,12 @@ function ruleTemplates(rule: Rule): string[] {
 
 /**
  * E011 on the command as it will run: `rm -rf {config.target}` with target = "/" (in the file or on
- * the command line) is `rm -rf /`. Config and params values, and the paths built from them, are
- * filled in and quoted as the job's command will be; wildcard values cannot name a root (E030
- * refuses "/" in them). One render per rule, not per job. The template itself is checked with the
- * file (and reported there), so only a command that values make destructive is reported here.
+ * the command line) is `rm -rf /`, and `rm -rf {config.outdir}/*` with outdir "" is `rm -rf ''/*`.
+ * Judged on the command as a person reads it, every config and params value written in (quoted as
+ * a shell user would), and the paths built from them; wildcard values cannot name a root or a home
+ * (E030 refuses "/", "~", "." and ".." in them). One render per rule, not per job. The template
+ * itself is checked with the file (and reported there), so only a command that values make
+ * destructive is reported here.
  */
 function blockedOnceRendered(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -119,7 +123,6 @@ function blockedOnceRendered(workflow: Workflow, config: ReadonlyMap<string, Con
       ...(rule.log !== undefined ? { log: renderTemplate(compileTemplate(rule.log), { config: getConfig }) } : {}),
       params: rule.params,
       config: getConfig,
-      quote: true,
     };
     const commands: [string, string | undefined][] = [
       ['shell', rule.shell],
@@ -128,9 +131,12 @@ function blockedOnceRendered(workflow: Workflow, config: ReadonlyMap<string, Con
     ];
     for (const [what, text] of commands) {
       if (text === undefined || findBlockedPattern(text) !== undefined) continue;
-      const rendered = renderTemplate(compileTemplate(text), values);
-      if (rendered === text) continue;
-      const found = findBlockedPattern(rendered);
+      const template = compileTemplate(text);
+      if (template.parts.length === 1 && typeof template.parts[0] === 'string') continue;
+      const analysis = analyseShell(text, template);
+      // A command the checks refuse (E041, E042) never runs; they say why.
+      if (analysis.syntaxError !== undefined || analysis.refused.length > 0) continue;
+      const found = findBlockedPattern(renderShown(template, analysis, values));
       if (found === undefined) continue;
       out.push(
         diagnostic('E011', `${what} of rule "${rule.name}" is blocked once its values are filled in (${found.category}: \`${found.match}\` ${found.why})`, {

@@ -9,6 +9,8 @@ export interface OverrideResult {
   diagnostics: Diagnostic[];
 }
 
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
 export function parseOverrides(overrides: readonly string[], config: ReadonlyMap<string, ConfigEntry>): OverrideResult {
   const values = new Map<string, ConfigValue>();
   const diagnostics: Diagnostic[] = [];
@@ -28,6 +30,10 @@ export function parseOverrides(overrides: readonly string[], config: ReadonlyMap
           hint: near ? `write ${near}=${raw}` : 'declare the key in [config] first, so the workflow documents what it accepts',
         }),
       );
+      continue;
+    }
+    if (CONTROL.test(raw)) {
+      diagnostics.push(diagnostic('E043', `config override ${key}=…: the value holds a control character`, { hint: 'a value may hold tabs and newlines, not NUL, escape or other control characters' }));
       continue;
     }
     const parsed = coerce(raw, typeOf(entry));

@@ -26,7 +26,14 @@ const MAX_TOML_DEPTH = 32;
 
 function parseToml(text: string, file: string): { data?: unknown; diagnostic?: Diagnostic } {
   try {
-    return { data: parse(text, { maxDepth: MAX_TOML_DEPTH, unsafeKeyBehaviour: 'throw' }) };
+    const data = parse(text, { maxDepth: MAX_TOML_DEPTH, unsafeKeyBehaviour: 'throw' });
+    // smol-toml bounds inline tables and arrays, not dotted keys (`a.b.c… = 1`, `[a.b.c…]`): a
+    // 2,000-level key would overflow the stack of every later step, so it stops here, at its line.
+    if (tooDeep(data)) {
+      const line = deepKeyLine(text);
+      return { diagnostic: diagnostic('E000', `TOML nesting too deep: a key nests more than ${MAX_TOML_DEPTH} levels`, { file, line, column: 1, hint: 'real workflows nest three or four levels; flatten the key' }) };
+    }
+    return { data };
   } catch (err) {
     if (err instanceof TomlError) {
       // smol-toml's message repeats a code excerpt after the first line; we draw our own caret.
@@ -39,6 +46,28 @@ function parseToml(text: string, file: string): { data?: unknown; diagnostic?: D
     }
     throw err;
   }
+}
+
+/** Whether tables nest deeper than MAX_TOML_DEPTH (walked without recursion, so it cannot overflow). */
+function tooDeep(data: unknown): boolean {
+  const stack: [unknown, number][] = [[data, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_TOML_DEPTH) return true;
+    for (const child of Object.values(value)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The first line whose key or table header has more than MAX_TOML_DEPTH dotted parts. */
+function deepKeyLine(text: string): number {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const key = /^\s*\[*([^=\]]*)/.exec(lines[i]!)?.[1] ?? '';
+    if (key.split('.').length > MAX_TOML_DEPTH) return i + 1;
+  }
+  return 1;
 }
 
 type ShapeCheck =

@@ -96,8 +96,20 @@ function matchesType(value: ConfigValue, type: NonNullable<ConfigDeclarationFile
   }
 }
 
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** E043: a NUL or control character (tab and newline are fine) in a config value cannot reach a job. */
+function checkControl(ctx: Ctx, key: string, value: unknown, p: KeyPath): void {
+  const texts = Array.isArray(value) ? value.flat(8) : [value];
+  if (!texts.some((t) => typeof t === 'string' && CONTROL.test(t))) return;
+  ctx.diagnostics.push(diagnostic('E043', `config.${key} holds a NUL or control character`, { ...at(ctx, p), hint: 'a value may hold tabs and newlines, not NUL, escape or other control characters' }));
+}
+
 function configEntry(ctx: Ctx, key: string, raw: NonNullable<WorkflowFile['config']>[string]): ConfigEntry {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { key, value: raw as ConfigValue };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    checkControl(ctx, key, raw, ['config', key]);
+    return { key, value: raw as ConfigValue };
+  }
   const decl = raw as ConfigDeclarationFile;
   const declaration: ConfigDeclaration = { required: decl.required ?? false, sensitive: decl.sensitive ?? false };
   if (decl.default !== undefined) declaration.default = decl.default;
@@ -105,6 +117,7 @@ function configEntry(ctx: Ctx, key: string, raw: NonNullable<WorkflowFile['confi
   if (decl.type !== undefined) declaration.type = decl.type;
   if (decl.choices !== undefined) declaration.choices = decl.choices;
   const p = ['config', key, 'default'];
+  checkControl(ctx, key, decl.default, p);
   if (decl.default !== undefined && decl.type !== undefined && !matchesType(decl.default, decl.type)) {
     ctx.diagnostics.push(diagnostic('E024', `config.${key}: default must be of type ${decl.type}, got ${describeValue(decl.default)}`, at(ctx, p)));
   }

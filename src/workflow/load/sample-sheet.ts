@@ -16,6 +16,14 @@ interface Row {
   cells: Record<string, string>;
 }
 
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** The first control character of a text, as a person can read it ("NUL", "U+001B"). */
+export function describeControl(text: string): string {
+  const c = CONTROL.exec(text)?.[0] ?? '';
+  return c === '\0' ? 'NUL' : `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 /** Split a sheet into rows keyed by header. CSV cells may be double-quoted ("a,b", "say ""hi"""). */
 function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: Diagnostic[]): Row[] | undefined {
   const csv = /\.csv$/i.test(sheet.file);
@@ -33,6 +41,20 @@ function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: 
       return undefined;
     }
     const trimmed = cells.map((c) => c.trim());
+    // A NUL or other control character in a cell would reach file names and commands (a NUL cannot
+    // reach a job at all): an error at its line, never a job that silently fails to start.
+    const control = trimmed.findIndex((c) => CONTROL.test(c));
+    if (control >= 0) {
+      diagnostics.push(
+        diagnostic('E043', `cell ${control + 1} of this row holds a control character (${describeControl(trimmed[control]!)})`, {
+          file: sheet.file,
+          line: i + 1,
+          column: 1,
+          hint: 'remove the NUL or control character from the sheet',
+        }),
+      );
+      continue;
+    }
     if (header === undefined) {
       header = trimmed;
       const missing = required.filter((r) => !header!.includes(r));

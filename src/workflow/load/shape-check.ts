@@ -25,6 +25,27 @@ export interface Shape {
 
 const MAX_DEPTH = 64;
 
+/**
+ * Every JSON Schema keyword that conformsToShape implements. A shape is generated from zod's JSON
+ * Schema (src/workflow/schema-runtime.ts, shapeOf), which refuses any other keyword: a keyword the
+ * check ignored (minLength, pattern, maxItems…) would let through data that zod rejects.
+ */
+export const SHAPE_KEYWORDS: ReadonlySet<string> = new Set(['type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'anyOf', 'oneOf', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']);
+
+/** Where `shape` uses a keyword outside SHAPE_KEYWORDS, or one in a form the check does not read, as `<JSON pointer>: <keyword>`. */
+export function unimplementedKeywords(shape: unknown, at = '#'): string[] {
+  if (shape === null || typeof shape !== 'object' || Array.isArray(shape)) return [`${at}: not a schema object`];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(shape)) {
+    const here = `${at}/${key}`;
+    if (!SHAPE_KEYWORDS.has(key)) out.push(`${at}: ${key}`);
+    else if (key === 'properties') for (const [name, sub] of Object.entries(value as object)) out.push(...unimplementedKeywords(sub, `${here}/${name}`));
+    else if (key === 'anyOf' || key === 'oneOf') (value as unknown[]).forEach((sub, i) => out.push(...unimplementedKeywords(sub, `${here}/${i}`)));
+    else if (key === 'items' || key === 'propertyNames' || (key === 'additionalProperties' && typeof value !== 'boolean')) out.push(...unimplementedKeywords(value, here));
+  }
+  return out;
+}
+
 export function conformsToShape(shape: Shape, value: unknown, depth = 0): boolean {
   return conforms(compiled(shape), value, depth);
 }

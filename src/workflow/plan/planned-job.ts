@@ -57,6 +57,14 @@ export class PlannedJob implements JobSpec {
     return this.#job.command;
   }
 
+  get env(): Readonly<Record<string, string>> {
+    return this.#job.env;
+  }
+
+  get shownEnv(): Readonly<Record<string, string>> {
+    return this.#job.shownEnv;
+  }
+
   get shownCommand(): string {
     return this.#job.shownCommand;
   }
@@ -66,10 +74,11 @@ export class PlannedJob implements JobSpec {
   }
 
   /**
-   * JSON.stringify sees every field, the computed ones included, except the real command: anything
-   * serialised may be shown or logged, so it carries the masked command in both fields.
+   * JSON.stringify sees every field, the computed ones included: the exact script (it holds no
+   * value) and the values it gets as displays see them (sensitive ones masked): anything serialised
+   * may be shown or logged.
    */
   toJSON(): JobSpec {
-    return { ...this, command: this.shownCommand, shownCommand: this.shownCommand, dependsOn: this.dependsOn };
+    return { ...this, command: this.command, env: this.shownEnv, shownEnv: this.shownEnv, shownCommand: this.shownCommand, dependsOn: this.dependsOn };
   }
 }

@@ -43,12 +43,16 @@ export interface JobSpec {
   step?: 'map' | 'combine';
   wildcards: Record<string, string>;
   /**
-   * The fully rendered shell command, for execution: every substituted value (paths, wildcards,
-   * config, params) is quoted so the shell reads it back literally. Empty when the rule has none.
-   * Never print it: it holds `sensitive = true` config values in clear.
+   * The exact script the job runs (`/bin/sh -c`), empty when the rule has none. It holds no value:
+   * every placeholder is a reference to a variable of `env` ("${OXO_SAMPLE}"), so no value can be
+   * read as shell code (see docs/format.md, "How values reach commands").
    */
   readonly command: string;
-  /** The command as every display and log shows it: sensitive config values read `***`. */
+  /** The variables the script refers to, with their values. Never print it: sensitive values are in clear. */
+  readonly env: Readonly<Record<string, string>>;
+  /** `env` as every display shows it: sensitive config values read `***`. */
+  readonly shownEnv: Readonly<Record<string, string>>;
+  /** The command as a person reads it, values written in, for every display and log: sensitive values read `***`. */
   readonly shownCommand: string;
   inputs: string[];
   outputs: string[];

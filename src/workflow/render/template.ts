@@ -1,8 +1,8 @@
 // Placeholder templates: compiled once per rule into literal text and references, then rendered per
 // job without any regular expression work. Unknown `{name}` placeholders and `${VAR}` stay as written
-// (the checks report every placeholder a command cannot fill, so none reaches a plan).
+// (the checks report every placeholder a command cannot fill, so none reaches a plan). This renders
+// paths and plain text; a shell command is rendered by script.ts, where no value is written into it.
 import type { ConfigValue } from '../model.js';
-import { quoteContexts, quoteFor, type QuoteContext } from './shell-quote.js';
 
 export type Ref =
   | { kind: 'paths'; which: 'input' | 'output'; index?: number; name?: string }
@@ -17,8 +17,6 @@ export type Ref =
 export interface TemplateRef {
   ref: Ref;
   raw: string;
-  /** Where the placeholder sits when the template is a shell command (see shell-quote.ts). */
-  quote: QuoteContext;
   /** Offset of the placeholder in the template text. */
   at: number;
 }
@@ -46,7 +44,7 @@ export function compileTemplate(text: string): Template {
     const ref = toRef(m[1]!, m[2], m[3]);
     if (ref === undefined) continue;
     if (at > last) parts.push(text.slice(last, at));
-    const part: TemplateRef = { ref, raw: m[0], quote: 'bare', at };
+    const part: TemplateRef = { ref, raw: m[0], at };
     parts.push(part);
     refs.push(part);
     last = at + m[0].length;
@@ -54,10 +52,6 @@ export function compileTemplate(text: string): Template {
     if (ref.kind === 'config' && !configKeys.includes(ref.key)) configKeys.push(ref.key);
   }
   if (last < text.length) parts.push(text.slice(last));
-  if (refs.length > 0 && /['"\\]/.test(text)) {
-    const contexts = quoteContexts(text, refs.map((r) => r.at));
-    for (let k = 0; k < refs.length; k++) refs[k]!.quote = contexts[k]!;
-  }
   return { parts, vars, configKeys };
 }
 
@@ -93,11 +87,6 @@ export interface RenderValues {
   config?: (key: string) => ConfigValue | undefined;
   /** A wildcard's value; a list (such as `{chunks}`) is several words. */
   vars?: (name: string) => string | readonly string[] | undefined;
-  /**
-   * Rendering a shell command: every substituted value is quoted for where it sits, so the shell
-   * reads it back as literal text. Paths rendered as paths are never quoted.
-   */
-  quote?: boolean;
 }
 
 export function renderTemplate(template: Template, values: RenderValues): string {
@@ -117,57 +106,79 @@ export function renderTemplate(template: Template, values: RenderValues): string
   return pieces.join('');
 }
 
-/** A value as it lands in the output: literal text in a command, as is in a path. */
-function one(part: TemplateRef, v: RenderValues, value: string): string {
-  return v.quote ? quoteFor(part.quote, value) : value;
-}
-
-/** Several values (all inputs, a list): space-separated words, each quoted on its own. */
-function many(part: TemplateRef, v: RenderValues, values: readonly string[]): string {
-  if (!v.quote) return values.join(' ');
-  let out = '';
-  for (let k = 0; k < values.length; k++) out += (k === 0 ? '' : ' ') + quoteFor(part.quote, values[k]!);
-  return out;
-}
-
-function words(value: ConfigValue): string[] {
+/** A list value (all inputs, a list in config or params): its elements, space-separated. */
+export function words(value: ConfigValue): string[] {
   return Array.isArray(value) ? value.flatMap(words) : [String(value)];
 }
 
+/**
+ * What a reference resolves to: one value, or a list of them (every input, a list in config or
+ * params, `{chunks}`), with the path's index for `{input[N]}` and `{input.name}`; undefined when the
+ * values have none.
+ */
+export function resolveRef(ref: Ref, v: RenderValues): { values: readonly string[]; list: boolean; indexes?: readonly number[] } | undefined {
+  switch (ref.kind) {
+    case 'paths': {
+      const list = ref.which === 'input' ? v.input : v.output;
+      if (list === undefined) return undefined;
+      const i = ref.index ?? (ref.name !== undefined ? list.names[ref.name] : undefined);
+      // The whole list: each element's index is its position.
+      if (ref.index === undefined && ref.name === undefined) return { values: list.paths, list: true };
+      const p = i === undefined ? undefined : list.paths[i];
+      return p === undefined ? undefined : { values: [p], list: false, indexes: [i!] };
+    }
+    case 'log':
+      return v.log === undefined ? undefined : { values: [v.log], list: false };
+    case 'threads':
+      return v.threads === undefined ? undefined : { values: [String(v.threads)], list: false };
+    case 'memory':
+      return v.memory === undefined ? undefined : { values: [v.memory], list: false };
+    case 'params': {
+      const p = v.params?.[ref.key];
+      return p === undefined ? undefined : Array.isArray(p) ? { values: words(p), list: true } : { values: [String(p)], list: false };
+    }
+    case 'config': {
+      const c = v.config?.(ref.key);
+      return c === undefined ? undefined : Array.isArray(c) ? { values: words(c), list: true } : { values: [String(c)], list: false };
+    }
+    case 'var': {
+      const value = v.vars?.(ref.name);
+      return value === undefined ? undefined : typeof value === 'string' ? { values: [value], list: false } : { values: value, list: true };
+    }
+  }
+}
+
+/** A value as it lands in a path or plain text: as is; a list is space-separated. */
 function resolve(part: TemplateRef, v: RenderValues): string | undefined {
   const ref = part.ref;
   switch (ref.kind) {
     case 'paths': {
       const list = ref.which === 'input' ? v.input : v.output;
       if (list === undefined) return undefined;
-      if (ref.index !== undefined) {
-        const p = list.paths[ref.index];
-        return p === undefined ? undefined : one(part, v, p);
-      }
+      if (ref.index !== undefined) return list.paths[ref.index];
       if (ref.name !== undefined) {
         const i = list.names[ref.name];
-        const p = i === undefined ? undefined : list.paths[i];
-        return p === undefined ? undefined : one(part, v, p);
+        return i === undefined ? undefined : list.paths[i];
       }
-      return many(part, v, list.paths);
+      return list.paths.join(' ');
     }
     case 'log':
-      return v.log === undefined ? undefined : one(part, v, v.log);
+      return v.log;
     case 'threads':
       return v.threads === undefined ? undefined : String(v.threads);
     case 'memory':
-      return v.memory === undefined ? undefined : one(part, v, v.memory);
+      return v.memory;
     case 'params': {
       const p = v.params?.[ref.key];
-      return p === undefined ? undefined : Array.isArray(p) ? many(part, v, words(p)) : one(part, v, String(p));
+      return p === undefined ? undefined : Array.isArray(p) ? words(p).join(' ') : String(p);
     }
     case 'config': {
       const c = v.config?.(ref.key);
-      return c === undefined ? undefined : Array.isArray(c) ? many(part, v, words(c)) : one(part, v, String(c));
+      return c === undefined ? undefined : Array.isArray(c) ? words(c).join(' ') : String(c);
     }
     case 'var': {
       const value = v.vars?.(ref.name);
-      return value === undefined ? undefined : typeof value === 'string' ? one(part, v, value) : many(part, v, value);
+      return value === undefined ? undefined : typeof value === 'string' ? value : value.join(' ');
     }
   }
 }

@@ -22,7 +22,7 @@ describe('result shaping', () => {
     expect(Buffer.byteLength(capped)).toBeLessThanOrEqual(MAX_TOOL_RESULT_BYTES);
     expect(capped.startsWith('HEAD')).toBe(true);
     expect(capped.endsWith('TAIL')).toBe(true);
-    expect(capped).toMatch(/\[… \d+ of 100008 bytes omitted …\]/);
+    expect(capped).toMatch(/\[… \d+ of 100008 bytes omitted here: the result is longer than the 16 KiB a tool result may take …\]/);
     expect(capText('short')).toBe('short');
   });
 

@@ -105,3 +105,30 @@ describe('Anthropic Messages fake, read by the official @anthropic-ai/sdk client
     await expect(c.messages.create(body)).rejects.toBeInstanceOf(Anthropic.BadRequestError);
   });
 });
+
+describe('what the fake enforces, as the official clients see it', () => {
+  it('openai client: DeepSeek thinking answers parse; a turn without reasoning_content is the 400 DeepSeek sends; 402 is an APIError with that status', async () => {
+    fake = await startFakeLlm([{ kind: 'answer', dialect: 'deepseek', reasoning: 'think', text: 'Two samples.' }], undefined, { requireReasoningContent: true });
+    const c = new OpenAI({ apiKey: 'sk-fake', baseURL: fake.baseUrl, maxRetries: 0 });
+    const final = await c.chat.completions.stream({ model: 'deepseek-reasoner', messages: [{ role: 'user', content: 'hi' }] }).finalChatCompletion();
+    expect(final.choices[0]!.message.content).toBe('Two samples.');
+    const refused = await c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'x' }, { role: 'user', content: 'again' }] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as Error).message).toContain('Missing `reasoning_content` field');
+    await fake.close();
+    fake = await startFakeLlm([], { kind: 'error', status: 402, errorType: 'unknown_error', message: 'Insufficient Balance' });
+    const broke = await new OpenAI({ apiKey: 'sk-fake', baseURL: fake.baseUrl, maxRetries: 0 }).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(broke).toBeInstanceOf(OpenAI.APIError);
+    expect((broke as InstanceType<typeof OpenAI.APIError>).status).toBe(402);
+  });
+
+  it('anthropic client: an empty turn is a BadRequestError saying all messages must have non-empty content', async () => {
+    fake = await startFakeLlm([], { kind: 'answer', text: 'fine' });
+    const c = new Anthropic({ apiKey: 'k-fake', baseURL: fake.baseUrl.replace(/\/v1$/, ''), maxRetries: 0 });
+    const refused = await c.messages.create({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '' }, { role: 'user', content: 'q2' }] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as Error).message).toContain('all messages must have non-empty content');
+    const ok = await c.messages.create({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'q' }] });
+    expect(ok.content).toEqual([{ type: 'text', text: 'fine', citations: null }].map(({ citations: _c, ...b }) => expect.objectContaining(b)));
+  });
+});

@@ -203,6 +203,23 @@ describe('validation codes', () => {
     expect(s.status).toBe('ok');
     expect(s.mcp).toEqual({ url: 'http://127.0.0.1:5050/mcp', headers: { Authorization: 'Bearer ${CLINICAL_TOKEN}' }, callTimeoutMs: 5000, trustAnnotations: false });
   });
+
+  it('a tool skill keeps allow_tools and deny_tools; a wrong type there is SK004 at its line', () => {
+    writeToml(
+      t.userSkills,
+      'filtered-db',
+      tomlSkill('filtered-db', { skill_type: '"tool"', requires: '["mcp://127.0.0.1:5050/mcp"]', prompt_additions: '' }) + '[mcp]\nallow_tools = ["lookup*", "slow"]\ndeny_tools = ["slow"]\n',
+    );
+    expect(discover().skills[0]!.mcp).toMatchObject({ allowTools: ['lookup*', 'slow'], denyTools: ['slow'] });
+    writeToml(
+      t.userSkills,
+      'filtered-db',
+      tomlSkill('filtered-db', { skill_type: '"tool"', requires: '["mcp://127.0.0.1:5050/mcp"]', prompt_additions: '' }) + '[mcp]\nallow_tools = "lookup"\n',
+    );
+    const s = discover().skills[0]!;
+    expect(s.findings.map((f) => f.code)).toContain('SK004');
+    expect(s.mcp?.allowTools).toBeUndefined();
+  });
 });
 
 describe('nothing in a skill is executed; hostile files are handled', () => {

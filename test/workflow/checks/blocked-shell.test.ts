@@ -31,3 +31,24 @@ describe('E011 prefilter', () => {
     }
   });
 });
+
+describe('E011 judges what will run', () => {
+  it.each([
+    ['rm -rf //*'],
+    ["rm -rf ''/*"],
+    ['rm -rf "/"'],
+    ["rm -rf '/'/*"],
+    ['rm -rf /./'],
+    ['rm -rf ~/*'],
+    ['rm -rf "${HOME}"'],
+    ['rm -rf /root'],
+    ['rm -rf /home/alice/'],
+    ["rm -rf '/Users/bob'"],
+  ])('blocks %s', (command) => {
+    expect(findBlockedPattern(command), command).toBeDefined();
+  });
+
+  it.each([['rm -rf /home/alice/project/tmp'], ['rm -rf results/'], ["rm -rf ''"], ['rm -rf ./tmp'], ['rm -rf /tmp/oxo-x']])('allows %s', (command) => {
+    expect(findBlockedPattern(command), command).toBeUndefined();
+  });
+});

@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { codes } from '../../../src/diagnostics/registry.js';
 import { diagnose, quietRule, wf } from '../../helpers/workflow-text.js';
+import { emptyFs } from '../../helpers/plan-workflow.js';
+import { loadWorkflow } from '../../../src/workflow/load/index.js';
+import { planWorkflow } from '../../../src/workflow/plan/index.js';
 
 interface Case {
   code: string;
@@ -127,10 +130,35 @@ const cases: Case[] = [
     fires: wf(quietRule('a', 'protected_output = ["ref/index.bin"]\nshell = "mk {output}"') + rule('output = ["ref/index.bin"]\nshell = "mk {output}"')),
     clean: wf(quietRule('a', 'protected_output = ["ref/index.bin"]\nshell = "mk {output}"') + rule('input = ["ref/index.bin"]\noutput = ["x"]\nshell = "use {input} > {output}"')),
   },
+  {
+    code: 'E041',
+    name: 'a placeholder inside single quotes',
+    fires: wf('[config]\nx = "v"\n' + rule(`output = ["o"]\nshell = "echo '{config.x}' > {output}"`)),
+    line: 13,
+    clean: wf('[config]\nx = "v"\n' + rule(`output = ["o"]\nshell = "echo \\"{config.x}\\" > {output}"`)),
+  },
+  { code: 'E042', name: 'a shell that does not parse', fires: wf(rule('shell = "echo \\"open"')), line: 10, clean: wf(rule('shell = "echo \\"closed\\""')) },
+  {
+    code: 'E044',
+    name: 'more jobs than one workflow may make',
+    fires: wf(
+      `[[sample_groups]]\nname = "g"\nsamples = [${Array.from({ length: 1000 }, (_, i) => `"S${i}"`).join(', ')}]\n` +
+        rule(`output = ["o/{sample}.{chr}"]\nshell = "touch {output}"\nscatter = { variable = "chr", values = [${Array.from({ length: 600 }, (_, i) => `"c${i}"`).join(', ')}] }`),
+    ),
+    clean: wf(`[[sample_groups]]\nname = "g"\nsamples = ["S1"]\n` + rule('output = ["o/{sample}.{chr}"]\nshell = "touch {output}"\nscatter = { variable = "chr", values = ["c1"] }')),
+  },
+  { code: 'E043', name: 'a NUL in a config value', fires: wf('[config]\nx = "a\\u0000b"\n' + rule('')), line: 7, clean: wf('[config]\nx = "a\\tb"\n' + rule('')) },
+  {
+    code: 'E043',
+    name: 'a control character in a sheet cell',
+    fires: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "bad.tsv"'),
+    clean: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "samples.tsv"'),
+  },
+
 ];
 
 describe('workflow codes fire on their case and stay silent on the clean twin', () => {
-  const sheets = { 'samples.tsv': 'name\tsamples\ng\tS1,S2\n' };
+  const sheets = { 'samples.tsv': 'name\tsamples\ng\tS1,S2\n', 'bad.tsv': 'name\tsamples\ng\tS1,S\u001b[2J\n' };
   it.each(cases)('$code: $name', ({ code, fires, clean, line }) => {
     const found = diagnose(fires, 'main.oxoflow', sheets).filter((d) => d.code === code);
     expect(found.length, JSON.stringify(diagnose(fires, 'main.oxoflow', sheets), null, 1)).toBeGreaterThanOrEqual(1);
@@ -163,6 +191,22 @@ describe('messages and suggestions', () => {
     expect(line.slice(d.column! - 1)).toMatch(/^\{config\.refernce\}/);
   });
 
+  it('E041 points at the placeholder itself, says why and what to write instead', () => {
+    const text = wf('[config]\nx = "v"\n' + rule(`shell = """\necho ok\ncat <<'EOF'\nvalue {config.x}\nEOF\n"""`));
+    const d = diagnose(text).find((x) => x.code === 'E041')!;
+    expect(d.message).toBe('{config.x} in shell of rule "r" cannot be given to the shell as data: it is inside a quoted here-document, where the shell expands nothing');
+    const line = text.split('\n')[d.line! - 1]!;
+    expect(line.slice(d.column! - 1)).toBe('{config.x}');
+    expect(d.hint).toContain('<<EOF');
+  });
+
+  it('E042 points at the line where the shell stops parsing', () => {
+    const text = wf(rule(`shell = """\necho ok\nif true; then echo "x\n"""`));
+    const d = diagnose(text).find((x) => x.code === 'E042')!;
+    expect(d.message).toMatch(/^shell of rule "r" is not valid shell: /);
+    expect(text.split('\n')[d.line! - 1]).toBe('if true; then echo "x');
+  });
+
   it('E022 points at the offending column of the expression', () => {
     const text = wf('[config]\na = 1\n' + rule('when = "config.a = 1"'));
     const d = diagnose(text).find((x) => x.code === 'E022')!;
@@ -170,9 +214,62 @@ describe('messages and suggestions', () => {
     expect(line[d.column! - 1]).toBe('=');
   });
 
+  it('a 2,000-level dotted key is E000 at its line, not a stack overflow', () => {
+    const text = wf(`[config]\n${Array.from({ length: 2000 }, () => 'k').join('.')} = 1\n`);
+    const d = diagnose(text);
+    expect(d.map((x) => [x.code, x.line])).toEqual([['E000', 7]]);
+    expect(d[0]!.message).toContain('nests more than 32 levels');
+  });
+
   it('a misspelt required key gives one E020, not an extra E025', () => {
     const d = diagnose('[workflow]\nnmae = "x"\n');
     expect(d.map((x) => x.code)).toEqual(['E020']);
+  });
+});
+
+describe('E030 and E043 from every source', () => {
+  const sheets = { 'g.tsv': 'name\tsamples\ng\tS1,~\n', 'nul.tsv': 'name\tsamples\tnote\ng\tS1\tx\u0000y\n' };
+  const codesOf = (text: string) => diagnose(text, 'main.oxoflow', sheets).filter((d) => /^E0[34]/.test(d.code)).map((d) => [d.code, d.file, d.line]);
+  it.each(['~', '.', '..', '-rf'])('refuses the sample name %j in a list', (name) => {
+    const text = wf(`[[sample_groups]]\nname = "g"\nsamples = [${JSON.stringify(name)}]\n` + rule('output = ["o/{sample}"]\nshell = "touch {output}"'));
+    expect(codesOf(text).map((c) => c[0])).toContain('E030');
+  });
+
+  it('refuses "~" in a sheet, and a NUL in any cell of a sheet, at the sheet line', () => {
+    expect(codesOf(wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "g.tsv"'))).toEqual([['E030', 'g.tsv', 2]]);
+    expect(codesOf(wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nsample_groups_file = "nul.tsv"'))).toEqual([['E043', 'nul.tsv', 2]]);
+  });
+
+  it('refuses unusable values_from values once the config is known', () => {
+    const text = wf('[config]\nchroms = ["chr1", ".."]\n' + rule('output = ["o/{chr}"]\nshell = "touch {output}"\nscatter = { variable = "chr", values_from = "config.chroms" }'));
+    const workflow = loadWorkflow(text, 'main.oxoflow', {}).workflow!;
+    const { diagnostics } = planWorkflow(workflow, {}, emptyFs);
+    expect(diagnostics.map((d) => d.code)).toEqual(['E030']);
+    expect(diagnostics[0]!.message).toContain('(from config.chroms)');
+  });
+});
+
+describe('E011 on the values as they will run', () => {
+  const withConfig = (value: string, shell: string) => wf(`[config]\nt = ${JSON.stringify(value)}\n` + rule(`shell = ${JSON.stringify(shell)}`));
+  it.each([
+    ['/', 'rm -rf {config.t}/*'],
+    ['', 'rm -rf {config.t}/*'],
+    ['/', 'rm -rf {config.t}/'],
+    ['/', 'rm -rf "{config.t}"'],
+    ['/home/alice', 'rm -rf {config.t}'],
+  ])('t = %j in `%s` is blocked', (value, shell) => {
+    const found = diagnose(withConfig(value, shell)).filter((d) => d.code === 'E011');
+    expect(found.length, JSON.stringify(diagnose(withConfig(value, shell)))).toBe(1);
+    expect(found[0]!.message).toContain('once its values are filled in');
+  });
+
+  it.each([
+    ['results', 'rm -rf {config.t}/*'],
+    ['/home/alice/project/tmp', 'rm -rf {config.t}'],
+    // A value is never tilde-expanded: this removes a file named "~" in the project.
+    ['~', 'rm -rf {config.t}'],
+  ])('t = %j in `%s` is allowed', (value, shell) => {
+    expect(diagnose(withConfig(value, shell)).filter((d) => d.code === 'E011')).toEqual([]);
   });
 });
 

@@ -25,7 +25,8 @@ describe('sample expansion', () => {
     expect(diagnostics).toEqual([]);
     expect(jobs.map((j) => j.id)).toEqual(['fastqc[group=ctrl,sample=C1]', 'fastqc[group=ctrl,sample=C2]', 'fastqc[group=case,sample=T1]']);
     expect(jobs[2]!.outputs).toEqual(['qc/case/T1.html']);
-    expect(jobs[2]!.command).toBe('fastqc raw/T1.fq -o qc/case/T1.html # tumor');
+    expect(jobs[2]!.shownCommand).toBe('fastqc raw/T1.fq -o qc/case/T1.html # tumor');
+    expect(jobs[2]!.command).toBe('fastqc "${OXO_INPUT_0}" -o "${OXO_OUTPUT_0}" # ${OXO_TISSUE}');
   });
 
   it('keeps one job per id when a sample sits in two groups and the rule ignores {group}', () => {
@@ -53,7 +54,7 @@ describe('sample expansion', () => {
     expect(bad.diagnostics.map((d) => d.code)).toEqual(['E021']);
     expect(bad.diagnostics[0]!.message).toContain('`{chunk}` in rule split has no source');
     const ok = expand(wf({ rules: [{ name: 'echo', output: ['o.txt'], shell: 'echo {unknown} ${HOME} > {output}' }] }));
-    expect(ok.jobs[0]!.command).toBe('echo {unknown} ${HOME} > o.txt');
+    expect(ok.jobs[0]!.shownCommand).toBe('echo {unknown} ${HOME} > o.txt');
   });
 
   it('--samples is the source when nothing is declared, and a filter when groups are', () => {
@@ -107,7 +108,7 @@ describe('pairs, scatter, transform, expand_inputs', () => {
       'trim[experiment=EXP_1]',
       'trim[experiment=EXP_2]',
     ]);
-    expect(complete.jobs[0]!.command).toBe('mutect r/EXP_1.bam -normal CTRL_1');
+    expect(complete.jobs[0]!.shownCommand).toBe('mutect r/EXP_1.bam -normal CTRL_1');
     // CASE_2 has no control: the checks report E034 first; expansion on its own still says E021.
     const partial = expand(wf({ pairs, rules }));
     expect(partial.diagnostics.map((d) => [d.code, d.rule])).toEqual([['E021', 'call']]);
@@ -130,8 +131,8 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     );
     expect(diagnostics).toEqual([]);
     expect(jobs.map((j) => j.id)).toEqual(['hc[chr=chr1]', 'hc[chr=chr2]', 'gather']);
-    expect(jobs[1]!.command).toBe('hc -L chr2 -O v/s.chr2.g.vcf');
-    expect(jobs[2]!.command).toBe('gather v/s.chr1.g.vcf v/s.chr2.g.vcf -O v/s.g.vcf');
+    expect(jobs[1]!.shownCommand).toBe('hc -L chr2 -O v/s.chr2.g.vcf');
+    expect(jobs[2]!.shownCommand).toBe('gather v/s.chr1.g.vcf v/s.chr2.g.vcf -O v/s.g.vcf');
   });
 
   it('transform: one map job per split value and a combine job fed by the chunks', () => {
@@ -155,8 +156,8 @@ describe('pairs, scatter, transform, expand_inputs', () => {
       ['vc.combine', 'combine', true],
       ['qc[chr=chrX]', 'map', true],
     ]);
-    expect(jobs[0]!.command).toBe('hc -I s.bam -L chr1 -O .oxo-flow/chunks/vc/chr1/s.g.vcf.gz');
-    expect(jobs[2]!.command).toBe('gather .oxo-flow/chunks/vc/chr1/s.g.vcf.gz .oxo-flow/chunks/vc/chr2/s.g.vcf.gz -O v/s.g.vcf.gz');
+    expect(jobs[0]!.shownCommand).toBe('hc -I s.bam -L chr1 -O .oxo-flow/chunks/vc/chr1/s.g.vcf.gz');
+    expect(jobs[2]!.shownCommand).toBe('gather .oxo-flow/chunks/vc/chr1/s.g.vcf.gz .oxo-flow/chunks/vc/chr2/s.g.vcf.gz -O v/s.g.vcf.gz');
     expect(jobs[3]!.outputs).toEqual(['.oxo-flow/chunks/qc/chrX.out']);
   });
 
@@ -168,7 +169,7 @@ describe('pairs, scatter, transform, expand_inputs', () => {
       }),
     );
     expect(jobs.map((j) => j.id)).toEqual(['combine']);
-    expect(jobs[0]!.command).toBe('combine v/C1.g.vcf v/C2.g.vcf v/T1.g.vcf');
+    expect(jobs[0]!.shownCommand).toBe('combine v/C1.g.vcf v/C2.g.vcf v/T1.g.vcf');
   });
 
   it('E005 for an undefined {config.k}', () => {
@@ -178,13 +179,15 @@ describe('pairs, scatter, transform, expand_inputs', () => {
 
   it('script rules run through the interpreter for their extension', () => {
     const { jobs } = expand(wf({ rules: [{ name: 'r', output: ['o'], script: 'scripts/my report.py' }] }));
-    expect(jobs[0]!.command).toBe("python 'scripts/my report.py'");
+    expect(jobs[0]!.shownCommand).toBe("python 'scripts/my report.py'");
+    expect(jobs[0]!.command).toBe('python "${OXO_SCRIPT}"');
+    expect(jobs[0]!.env).toEqual({ OXO_SCRIPT: 'scripts/my report.py' });
   });
 
   it('expands 100,000 jobs without trouble', () => {
     const samples = Array.from({ length: 100_000 }, (_, i) => `S${i}`);
     const { jobs } = expand(wf({ sampleGroups: [{ name: 'all', samples, metadata: {} }], rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] }));
     expect(jobs.length).toBe(100_000);
-    expect(jobs[99_999]!.command).toBe('cp raw/S99999.fq o/S99999.txt');
+    expect(jobs[99_999]!.shownCommand).toBe('cp raw/S99999.fq o/S99999.txt');
   });
 });

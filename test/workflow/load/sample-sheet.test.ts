@@ -32,7 +32,7 @@ describe('sample sheets', () => {
       ['normal', ['N1'], { platform: 'ont' }],
     ]);
     const { plan } = planWorkflow(workflow!, {}, diskFs);
-    expect(plan!.jobs.map((j) => j.command)).toEqual([
+    expect(plan!.jobs.map((j) => j.shownCommand)).toEqual([
       'qc --platform illumina raw/T1.fq > qc/tumour/T1.html',
       'qc --platform illumina raw/T2.fq > qc/tumour/T2.html',
       'qc --platform ont raw/N1.fq > qc/normal/N1.html',
@@ -106,12 +106,15 @@ describe('output lifecycles and run settings in the plan', () => {
     expect(diagnostics[0]!.message).toBe('rule rebuild writes ref/genome.idx, a protected_output of rule index');
   });
 
-  it('the shown command masks sensitive values while the command keeps them', () => {
+  it('the shown command and env mask sensitive values while the job gets them', () => {
     const { workflow } = load(`[workflow]\nname = "t"\n\n[config]\nkey = { default = "s3cr3t-key", sensitive = true }\n\n[[rules]]\nname = "get"\noutput = ["d/s3cr3t-key.txt"]\nshell = "get --key {config.key} > {output}"\n`, {});
     const job = planWorkflow(workflow!, {}, diskFs).plan!.jobs[0]!;
-    expect(job.command).toBe('get --key s3cr3t-key > d/s3cr3t-key.txt');
+    expect(job.command).toBe('get --key "${OXO_CONFIG_KEY}" > "${OXO_OUTPUT_0}"');
+    expect(job.env).toEqual({ OXO_CONFIG_KEY: 's3cr3t-key', OXO_OUTPUT_0: 'd/s3cr3t-key.txt' });
     // Also where the value reached the command another way (a path written with it).
     expect(job.shownCommand).toBe("get --key '***' > d/***.txt");
+    expect(job.shownEnv).toEqual({ OXO_CONFIG_KEY: '***', OXO_OUTPUT_0: 'd/***.txt' });
     expect(JSON.stringify(job)).not.toContain('--key s3cr3t-key');
+    expect(JSON.stringify(job)).not.toContain(':"s3cr3t-key"');
   });
 });

@@ -1,0 +1,87 @@
+// The executor seam. The job lifecycle (src/run/lifecycle.ts) is written once: prepare the
+// environment, start, watch, time limit, retry, collect outputs, record state. An executor only
+// knows how a prepared job is started, watched and cancelled: on this machine as a process group
+// (local.ts), or through a batch scheduler (cluster.ts with a driver: slurm.ts, sge.ts).
+// Executors are registered in one table (index.ts).
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Launch } from '../environment.js';
+import type { PreparedJob } from '../preflight.js';
+import type { JobRecord } from '../state.js';
+import type { ExecutorProfile } from '../profile.js';
+
+/** What started: enough to record it (pgid or scheduler id), to wait for it and to stop it. */
+export interface Started {
+  /** Local: the process group id, and its leader's start time (to prove ownership later). */
+  pgid?: number;
+  procStart?: number;
+  /** A scheduler's job id. */
+  clusterId?: string;
+  /** Where a cluster job writes its exit status (recorded, so a later run can adopt the job). */
+  exitFile?: string;
+  /** Resolves when the job has begun to run (at once locally; a queued cluster job later). */
+  running: Promise<void>;
+  /** Resolves when the job has ended. Never rejects. */
+  ended: Promise<Ended>;
+  /** Stop it: SIGTERM, grace, SIGKILL (local), or the scheduler's cancel. Resolves once it is gone. */
+  cancel(): Promise<void>;
+  /** Second Ctrl-C: stop it at once, synchronously (SIGKILL to the group, or the cancel command). */
+  killNow(): void;
+}
+
+export interface Ended {
+  /** Exit status of the job's command, when it reported one. */
+  code: number | null;
+  signal?: string;
+  /** The scheduler's final word when the job left no exit status (CANCELLED, TIMEOUT, NODE_FAIL…). */
+  state?: string;
+  /** The scheduler stopped it for its time limit. */
+  timedOut?: boolean;
+  /** The process could not be started at all (E2BIG, ENOENT…). */
+  spawnError?: string;
+}
+
+export interface StartRequest {
+  job: PreparedJob;
+  launch: Launch;
+  /** The whole environment the job gets (the runner's, the backend's, OXO_FLOW_RUN_ID). */
+  env: NodeJS.ProcessEnv;
+  /** The runner's log of this job (absolute path); the attempt's header is already in it. */
+  logPath: string;
+  /** An open descriptor on the log (local jobs write straight into it); the executor must not close it. */
+  logFd: number;
+  attempt: number;
+  runId: string;
+}
+
+export interface ExecutorContext {
+  workflowDir: string;
+  graceMs: number;
+  /** How often a scheduler's queue is asked (milliseconds). */
+  pollMs: number;
+  profile: ExecutorProfile;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface Executor {
+  readonly name: string;
+  /** In messages: "Slurm", "Grid Engine". */
+  readonly label: string;
+  /** A cluster runs jobs elsewhere: cores and memory of this machine do not limit them. */
+  readonly cluster: boolean;
+  /** The code of a job that ended without an exit status (cancelled, out of time, node lost…). */
+  readonly lostCode: string;
+  /** Whether it can run here at all (the scheduler's commands answer); checked before anything starts. */
+  available(): { ok: true } | { ok: false; why: string };
+  /** Everything about the jobs that the scheduler would refuse, found before any job is submitted. */
+  check(jobs: readonly PreparedJob[]): Diagnostic[];
+  /** Start one attempt. May throw (the lifecycle fails the job with the error's code). */
+  start(request: StartRequest): Started;
+  /** A `running` record of a dead runner whose job the scheduler still has: watch it instead of starting anew. */
+  adopt?(record: JobRecord, job: PreparedJob): Started | undefined;
+  /** Cancel a leftover cluster job a record names (it will not be adopted). */
+  forget?(record: JobRecord): void;
+  /** Stop timers and pollers. */
+  close(): void;
+}
+
+export type ExecutorFactory = (ctx: ExecutorContext) => Executor;

@@ -1,0 +1,398 @@
+// The job lifecycle, written once for every executor: recover what a dead run left, prepare
+// environments (once each, on this host, before any job is started or submitted), then let the
+// scheduler start jobs; each job: remove its old outputs → record `running` (durably, before it can
+// write anything) → start → watch → time limit → retry → check and touch outputs → record the end.
+// Any error on the way (a full disk, an unwritable state directory, a command too long to start)
+// fails that job with a code: nothing is swallowed, and the run's exit code says so.
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Preparation } from './environment.js';
+import type { JobResult, RunEvent, RunReport } from './events.js';
+import type { Ended, Executor, Started } from './executors/types.js';
+import { makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
+import type { PreparedJob } from './preflight.js';
+import { proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
+import { schedule, type Limits } from './scheduler.js';
+import { startRecord, type JobRecord, jobHash, type StateStore } from './state.js';
+
+export interface RunJob extends PreparedJob {
+  /** `resources.gpu` of the rule (clusters ask for it). */
+  gpu?: number;
+  /** The key of the environment preparation this job needs, if any. */
+  preparation?: string;
+}
+
+export interface LifecycleOptions {
+  workflowDir: string;
+  store: StateStore;
+  executor: Executor;
+  limits: Limits;
+  keepGoing: boolean;
+  env: NodeJS.ProcessEnv;
+  runId: string;
+  graceMs: number;
+  /** Ctrl-C: stop the running jobs (gracefully), record them, report. */
+  signal: AbortSignal;
+  /** A second Ctrl-C: SIGKILL (or cancel) every job left at once, and record it, synchronously. */
+  hardSignal?: AbortSignal;
+  /** Told the report as it stands, synchronously, right after a second Ctrl-C stopped everything. */
+  onHardStop?(report: RunReport): void;
+  onEvent(event: RunEvent): void;
+}
+
+interface Live {
+  job: RunJob;
+  record: JobRecord;
+  started?: Started;
+}
+
+export async function runJobs(jobs: readonly RunJob[], preparations: readonly Preparation[], options: LifecycleOptions): Promise<RunReport> {
+  const { store, executor } = options;
+  const diagnostics: Diagnostic[] = [];
+  const results = new Map<string, JobResult>();
+  const live = new Map<string, Live>();
+  const ids = new Set(jobs.map((j) => j.id));
+  const adopted = new Set<string>();
+
+  options.hardSignal?.addEventListener('abort', () => {
+    // Synchronous on purpose: the process exits right after this listener.
+    for (const l of live.values()) {
+      l.started?.killNow();
+      try {
+        store.write({ ...l.record, status: 'failed', endedAt: new Date().toISOString() }, { durable: false });
+      } catch {
+        // The state cannot be written: the record stays `running`, which reruns the job too.
+      }
+    }
+    if (options.onHardStop) {
+      const now = (job: RunJob): JobResult => {
+        const done = results.get(job.id);
+        if (done !== undefined) return done;
+        const l = live.get(job.id);
+        if (l !== undefined) return { ...base(job), outcome: 'interrupted', attempts: 1, ...(l.record.slurmJobId ? { slurmJobId: l.record.slurmJobId } : {}) };
+        return { ...base(job), outcome: 'not started', attempts: 0 };
+      };
+      options.onHardStop({ results: jobs.map(now), interrupted: true, diagnostics });
+    }
+  });
+
+  for (const job of jobs) {
+    if (store.records().isUnreadable(job.id)) diagnostics.push(diagnostic('RUN043', `the state record of ${job.id} cannot be read; the job runs again`, { rule: job.spec.rule }));
+  }
+  await recoverLocal(jobs, options, diagnostics);
+
+  const failedPreparations = new Map<string, string>();
+  for (const p of preparations) {
+    if (options.signal.aborted) break;
+    if (existsSync(p.creates)) continue;
+    options.onEvent({ kind: 'note', message: p.label });
+    const r = spawnSync(p.argv[0]!, p.argv.slice(1), { cwd: options.workflowDir, env: options.env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    if (r.status !== 0) {
+      const why = `${p.label} failed: ${(r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n').slice(-3).join(' ')}`;
+      failedPreparations.set(p.key, why);
+      options.onEvent({ kind: 'note', message: why });
+    }
+  }
+
+  const temp = tempTracker(jobs);
+  const runOne = async (job: RunJob): Promise<boolean> => {
+    const prepFailed = job.preparation !== undefined ? failedPreparations.get(job.preparation) : undefined;
+    const result =
+      prepFailed !== undefined
+        ? { ...base(job), outcome: 'failed' as const, code: 'RUN047', message: prepFailed, attempts: 0 }
+        : await runJob(job, options, live, canAdopt(job, ids, adopted) ? adopted : undefined);
+    results.set(job.id, result);
+    if (result.outcome === 'done') {
+      options.onEvent({ kind: 'done', id: job.id, seconds: result.seconds ?? 0 });
+      for (const p of temp.consumed(job)) {
+        try {
+          removeFile(p, options.workflowDir);
+        } catch (err) {
+          options.onEvent({ kind: 'note', message: `could not remove the temp output ${p}: ${(err as Error).message}` });
+        }
+      }
+      return true;
+    }
+    if (result.outcome !== 'interrupted') options.onEvent({ kind: 'failed', id: job.id, message: result.message ?? result.outcome, log: result.log, ...(result.code ? { code: result.code } : {}) });
+    return false;
+  };
+  const limits = executor.cluster ? { jobs: options.limits.jobs, cores: Number.POSITIVE_INFINITY, memoryMb: Number.POSITIVE_INFINITY } : options.limits;
+  let sched: Awaited<ReturnType<typeof schedule>>;
+  try {
+    sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
+  } finally {
+    executor.close();
+  }
+  for (const job of jobs) {
+    if (results.has(job.id)) continue;
+    const blockedBy = sched.blocked.get(job.id);
+    if (blockedBy !== undefined) {
+      options.onEvent({ kind: 'blocked', id: job.id, blockedBy });
+      results.set(job.id, { ...base(job), outcome: 'blocked', blockedBy, attempts: 0 });
+    } else {
+      results.set(job.id, { ...base(job), outcome: 'not started', attempts: 0 });
+    }
+  }
+  return { results: jobs.map((j) => results.get(j.id)!), interrupted: options.signal.aborted, diagnostics };
+}
+
+function base(job: RunJob): Pick<JobResult, 'id' | 'rule' | 'log' | 'ruleLog'> {
+  return { id: job.spec.id, rule: job.spec.rule, log: job.logPath, ...(job.spec.log !== undefined ? { ruleLog: job.spec.log } : {}) };
+}
+
+/** A leftover cluster job may be adopted only when nothing it needs runs again in this run. */
+function canAdopt(job: RunJob, ids: ReadonlySet<string>, adopted: ReadonlySet<string>): boolean {
+  return job.dependsOn.every((d) => !ids.has(d) || adopted.has(d));
+}
+
+function errCode(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e?.code !== undefined ? `${e.code}: ` : '';
+}
+
+function errText(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const message = (e?.message ?? String(err)).replace(/^[A-Z0-9]+: /, '');
+  return `${errCode(err)}${message}`;
+}
+
+async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined): Promise<JobResult> {
+  const { workflowDir: dir, store, executor } = options;
+  const spec = job.spec;
+  const started = Date.now();
+  const attempts = job.retries + 1;
+  let record: JobRecord | undefined;
+  let stage = 'prepare';
+  try {
+    // A leftover cluster job of a dead runner, still queued or finished: watch it instead of resubmitting.
+    let adoptedStart: Started | undefined;
+    const old = store.records().get(spec.id);
+    if (old !== undefined && old.status === 'running' && old.executor === executor.name && executor.cluster) {
+      if (adopted !== undefined && old.hash === jobHash(spec)) adoptedStart = executor.adopt?.(old, job);
+      if (adoptedStart === undefined) executor.forget?.(old);
+    }
+    if (adoptedStart === undefined) {
+      // Outputs of a job are removed before it runs again: tools that refuse to overwrite (mkdir,
+      // ln -s, some aligners' output folders) then work, and a stale output never sits next to good ones.
+      stage = 'remove its old outputs';
+      removePartialOutputs(spec.outputs, [], dir);
+      stage = 'record its start';
+      record = startRecord(spec, executor.name, [], job.logPath, started, options.runId);
+      await store.writeDurable(record);
+    } else {
+      record = old!;
+      adopted!.add(spec.id);
+    }
+    stage = 'create the folders of its outputs';
+    makeParentDirs(spec.log === undefined ? [...spec.outputs, job.logPath] : [...spec.outputs, spec.log, job.logPath], dir);
+    const entry: Live = { job, record };
+    live.set(spec.id, entry);
+    let message = '';
+    let code = FAILED;
+    let timedOut = false;
+    let logOffset = 0;
+    let attempt = 1;
+    let interrupted = false;
+    try {
+      for (; attempt <= attempts; attempt++) {
+        if (options.signal.aborted) break;
+        options.onEvent(attempt === 1 ? { kind: 'start', id: spec.id, attempt, attempts } : { kind: 'retry', id: spec.id, attempt, attempts, message });
+        let s: Started;
+        if (adoptedStart !== undefined && attempt === 1) {
+          s = adoptedStart;
+          options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: s.clusterId ?? '', adopted: true });
+        } else {
+          stage = 'open its log';
+          const fd = openSync(job.logPath, attempt === 1 ? 'w' : 'a');
+          try {
+            // The log starts afresh with the job's first attempt; later attempts append after it.
+            logOffset = attempt === 1 ? 0 : fstatSync(fd).size;
+            const shown = `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
+            writeSync(fd, `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`);
+            stage = 'start';
+            const launch = job.launch(spec.command);
+            // The one place a job's environment is built: the run's, the backend's, the values its script
+            // refers to (issue 17: values reach jobs as OXO_… variables, never as shell code), the run id.
+            // A cluster job gets it through the submit command's environment (sbatch --export=ALL, qsub -V).
+            const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), [RUN_ID_VAR]: options.runId };
+            s = executor.start({ job, launch, env, logPath: job.logPath, logFd: fd, attempt, runId: options.runId });
+          } finally {
+            closeSync(fd);
+          }
+          stage = 'record its process';
+          const withIds: JobRecord = { ...record };
+          if (s.pgid !== undefined) withIds.pgid = s.pgid;
+          if (s.procStart !== undefined) withIds.procStart = s.procStart;
+          if (s.clusterId !== undefined) withIds.slurmJobId = s.clusterId;
+          if (s.exitFile !== undefined) withIds.exitFile = s.exitFile;
+          record = withIds;
+          entry.record = record;
+          // Not synced: after a power loss no process of it is left to find.
+          try {
+            store.write(record, { durable: false });
+          } catch (err) {
+            // The job must not run on unrecorded: stop it, then fail it with the reason.
+            await s.cancel();
+            throw err;
+          }
+          if (s.clusterId !== undefined) options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: s.clusterId, adopted: false });
+          // For the run record's resource sampling (src/run/record/sampler.ts).
+          if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'spawned', id: spec.id, attempt, pgid: s.pgid });
+        }
+        entry.started = s;
+        stage = 'watch it';
+        const ended = await watch(s, job, options);
+        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null });
+        timedOut = ended.limitHit || Boolean(ended.timedOut);
+        if (ended.interrupted) {
+          interrupted = true;
+          break;
+        }
+        if (ended.code === 0 && !timedOut && ended.spawnError === undefined) {
+          stage = 'check its outputs';
+          const missing = missingOutputs(spec.outputs, dir);
+          if (missing.length === 0) {
+            stage = 'touch its outputs';
+            touchOutputs(spec.outputs, dir, started);
+            if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
+            stage = 'record its end';
+            store.write({ ...record, status: 'done', endedAt: new Date().toISOString() }, { durable: false });
+            live.delete(spec.id);
+            return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}) };
+          }
+          message = `exited 0 but did not write ${missing.join(', ')}`;
+          code = 'RUN021';
+        } else if (ended.spawnError !== undefined) {
+          message = `could not start: ${ended.spawnError}`;
+          code = 'RUN042';
+        } else if (timedOut) {
+          message = `ran past its time limit of ${job.timeLimitSeconds}s and was stopped`;
+          code = 'RUN022';
+        } else if (ended.code !== null) {
+          message = `exit ${ended.code}`;
+          code = FAILED;
+        } else {
+          message = ended.state ?? `killed by ${ended.signal}`;
+          code = executor.lostCode;
+        }
+        // A failed attempt's outputs are not to be trusted, not even by the next attempt.
+        stage = 'remove what the failed attempt wrote';
+        removePartialOutputs(spec.outputs, [], dir);
+        if (code === 'RUN042') break; // Starting again would fail the same way.
+      }
+    } finally {
+      live.delete(spec.id);
+    }
+    stage = 'remove what it wrote';
+    removePartialOutputs(spec.outputs, [], dir);
+    stage = 'record its end';
+    store.write({ ...record, status: 'failed', endedAt: new Date().toISOString() }, { durable: false });
+    const seconds = (Date.now() - started) / 1000;
+    const done = Math.min(attempt, attempts);
+    const clusterId = record.slurmJobId ? { slurmJobId: record.slurmJobId } : {};
+    if (interrupted || (options.signal.aborted && message === '')) return { ...base(job), outcome: 'interrupted', attempts: done, seconds, logOffset, ...clusterId };
+    return { ...base(job), outcome: code === 'RUN022' ? 'timed out' : 'failed', code, message, attempts: done, seconds, logOffset, ...clusterId };
+  } catch (err) {
+    // Preparing, starting or recording went wrong: the job fails with the reason, and what it may have
+    // written goes. Recording the failure may fail the same way; the `running` record then stays,
+    // which reruns the job too.
+    live.delete(spec.id);
+    try {
+      removePartialOutputs(spec.outputs, [], dir);
+    } catch {
+      // Reported below with the first error.
+    }
+    if (record !== undefined) {
+      try {
+        store.write({ ...record, status: 'failed', endedAt: new Date().toISOString() }, { durable: false });
+      } catch {
+        // See above.
+      }
+    }
+    const submit = (err as NodeJS.ErrnoException).code === 'SUBMIT';
+    const message = submit ? (err as Error).message : `could not ${stage}: ${errText(err)}`;
+    return { ...base(job), outcome: 'failed', code: submit ? 'RUN046' : 'RUN042', message, attempts: 0, seconds: (Date.now() - started) / 1000 };
+  }
+}
+
+const FAILED = 'RUN020';
+
+/** Wait for the attempt's end; stop it at its time limit (counted from when it runs) or on Ctrl-C. */
+async function watch(s: Started, job: RunJob, options: LifecycleOptions): Promise<Ended & { limitHit: boolean; interrupted: boolean }> {
+  let limitHit = false;
+  let interrupted = false;
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    interrupted = true;
+    void s.cancel();
+  };
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+  if (job.timeLimitSeconds !== undefined) {
+    const ms = job.timeLimitSeconds * 1000;
+    void s.running.then(() => {
+      timer = setTimeout(() => {
+        limitHit = true;
+        void s.cancel();
+      }, ms);
+    });
+  }
+  const ended = await s.ended;
+  if (timer !== undefined) clearTimeout(timer);
+  options.signal.removeEventListener('abort', onAbort);
+  return { ...ended, limitHit, interrupted };
+}
+
+/** Outputs get the job's end as their time when a tool kept an older one (cp -p, rsync -a, tar x, clock skew). */
+function touchOutputs(outputs: readonly string[], dir: string, startedMs: number): void {
+  const now = new Date();
+  for (const o of outputs) {
+    const full = path.resolve(dir, o);
+    const s = lstatSync(full, { throwIfNoEntry: false });
+    if (s !== undefined && s.mtimeMs < startedMs) lutimesSync(full, now, now);
+  }
+}
+
+/**
+ * A runner that died (kill -9, a crash, a lost machine) leaves `running` records of local jobs: their
+ * group may still run, and outputs may be half-written. The group is stopped only when it provably is
+ * that job's (see proveOwnGroup); otherwise it is left alone and the run says so. Its outputs are
+ * removed when the job runs again.
+ */
+async function recoverLocal(jobs: readonly RunJob[], options: LifecycleOptions, diagnostics: Diagnostic[]): Promise<void> {
+  const records = options.store.records();
+  for (const job of jobs) {
+    const r = records.get(job.id);
+    if (r === undefined || r.status !== 'running' || r.executor !== 'local') continue;
+    const owner = proveOwnGroup(r.pgid, r.procStart, r.runId);
+    if ('own' in owner && owner.own) {
+      options.onEvent({ kind: 'note', message: `stopping process group ${r.pgid}, left running by an earlier run of ${job.id}` });
+      await stopGroup(r.pgid!, options.graceMs);
+    } else if ('why' in owner) {
+      diagnostics.push(diagnostic('RUN044', `${job.id}: a record left by an earlier run names ${owner.why}; it was not signalled`, { rule: job.spec.rule }));
+    }
+  }
+}
+
+/** temp_output paths are removed once every job of this run that reads them is done. */
+function tempTracker(jobs: readonly PreparedJob[]): { consumed(job: PreparedJob): string[] } {
+  const temps = new Set(jobs.flatMap((j) => j.spec.tempOutputs));
+  const readers = new Map<string, number>();
+  if (temps.size > 0) for (const j of jobs) for (const i of j.spec.inputs) if (temps.has(i)) readers.set(i, (readers.get(i) ?? 0) + 1);
+  return {
+    consumed(job) {
+      if (temps.size === 0) return [];
+      const gone: string[] = [];
+      for (const i of job.spec.inputs) {
+        const left = readers.get(i);
+        if (left === undefined) continue;
+        readers.set(i, left - 1);
+        if (left === 1) gone.push(i);
+      }
+      return gone;
+    },
+  };
+}
+

@@ -1,0 +1,48 @@
+// E041 and E042: each rule command is parsed by a real shell parser (render/shell-contexts.ts). A
+// command that does not parse, and a placeholder where no value could be given to the shell as data
+// (inside '…', a quoted here-document, arithmetic, a case pattern, the argument of eval or sh -c),
+// are errors at the placeholder's own line and column, with the reason and what to write instead.
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Workflow } from '../model.js';
+import { analyseShell } from '../render/shell-contexts.js';
+import { compileTemplate } from '../render/template.js';
+import type { Locator } from './locate.js';
+import { commandTexts } from './rule-texts.js';
+
+export function checkShellContexts(w: Workflow, loc: Locator, out: Diagnostic[]): void {
+  for (const rule of w.rules) {
+    // A placeholder that cannot be filled at all (E031) stays as written: it needs no second finding.
+    const unfillable = new Set(out.filter((d) => d.code === 'E031' && d.rule === rule.name).map((d) => d.message.split(' ')[0]));
+    for (const t of commandTexts(rule)) {
+      const template = compileTemplate(t.text);
+      const analysis = analyseShell(t.text, template);
+      const what = t.field === 'shell' ? 'shell' : t.field === 'map' ? 'transform.map' : 'transform.combine.shell';
+      if (analysis.syntaxError !== undefined) {
+        const e = analysis.syntaxError;
+        out.push(
+          diagnostic('E042', `${what} of rule "${rule.name}" is not valid shell: ${e.message} (line ${e.line}, column ${e.column} of the command)`, {
+            ...loc.atOffset(t.path, t.text, e.at, rule.name),
+          }),
+        );
+        continue;
+      }
+      for (const r of analysis.refused) {
+        const occurrence = countBefore(t.text, r.raw, r.at);
+        if (unfillable.has(r.raw)) continue;
+        out.push(
+          diagnostic('E041', `${r.raw} in ${what} of rule "${rule.name}" cannot be given to the shell as data: ${r.why}`, {
+            ...loc.inValue(t.path, r.raw, rule.name, occurrence),
+            hint: r.hint,
+          }),
+        );
+      }
+    }
+  }
+}
+
+/** How many times `needle` occurs in `text` before offset `at`. */
+function countBefore(text: string, needle: string, at: number): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i >= 0 && i < at; i = text.indexOf(needle, i + needle.length)) n += 1;
+  return n;
+}
