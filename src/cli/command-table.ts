@@ -16,7 +16,9 @@ import type { DryRunOptions } from './commands/dry-run.js';
 import type { GraphOptions } from './commands/graph.js';
 import type { InitOptions } from './commands/init.js';
 import type { LintOptions } from './commands/lint.js';
+import type { ReportOptions } from './commands/report.js';
 import type { RunOptions } from './commands/run.js';
+import type { RunsOptions } from './commands/runs.js';
 import type { TemplateOptions } from './commands/template.js';
 import type { UnlockOptions } from './commands/unlock.js';
 import type { ValidateOptions } from './commands/validate.js';
@@ -57,6 +59,7 @@ export const GROUPS: readonly { path: string[]; description: string }[] = [
   { path: ['ai', 'skills'], description: 'list, show, validate and scaffold skills' },
   { path: ['ai', 'sessions'], description: 'the AI session records of a project' },
   { path: ['ai', 'lookup'], description: 'search the built-in knowledge: skills and the pipeline graph (offline)' },
+  { path: ['runs'], description: 'the recorded runs of a workflow directory' },
 ];
 
 // Readers of commander's raw values: the only place an `unknown` becomes a typed option.
@@ -134,6 +137,7 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       profile: str(raw.flags.profile),
       pollInterval: str(raw.flags.pollInterval),
       lockTimeout: str(raw.flags.lockTimeout),
+      record: flag(raw.flags.record),
     }),
   );
 }
@@ -212,10 +216,45 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
           .option('--account <account>', 'Slurm account (with --executor slurm)')
           .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)')
           .option('--poll-interval <duration>', 'how often squeue/qstat is asked, e.g. 60s (default: 30s)')
-          .option('--lock-timeout <duration>', "take over another host's project lock after this long, e.g. 12h"),
+          .option('--lock-timeout <duration>', "take over another host's project lock after this long, e.g. 12h")
+          .option('--no-record', 'keep no run record under .oxo-flow/runs/ (see oxo-flow runs)'),
       ),
     options: planOptions,
     load: async () => (await import('./commands/run.js')).run,
+  }),
+  entry<RunsOptions>({
+    path: ['runs', 'list'],
+    bundle: 'more',
+    module: 'cli/commands/runs.js',
+    isDefault: true,
+    description: 'list past runs: id, start, duration, status, jobs done and failed, exit code',
+    define: (c) => projectFlag(c),
+    options: (r) => ok(defined({ project: str(r.flags.project) })),
+    load: async () => (await import('./commands/runs.js')).runsList,
+  }),
+  entry<RunsOptions & { id: string }>({
+    path: ['runs', 'show'],
+    bundle: 'more',
+    module: 'cli/commands/runs.js',
+    description: 'print one run: workflow hash, command, host, tools, environments and every job with its CPU and memory',
+    define: (c) => projectFlag(c.argument('[id]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')),
+    options: (r) => ok(defined({ id: str(r.args[0]) ?? 'last', project: str(r.flags.project) })),
+    load: async () => (await import('./commands/runs.js')).runsShow,
+  }),
+  entry<ReportOptions>({
+    path: ['report'],
+    bundle: 'more',
+    module: 'cli/commands/report.js',
+    description: 'write one self-contained HTML report of a run: DAG, timeline, CPU and memory per rule, jobs, provenance',
+    define: (c) =>
+      projectFlag(
+        c
+          .argument('[run]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')
+          .option('-o, --output <file>', 'where to write (default: [report] output, else report-<run id>.html or .json beside the workflow)')
+          .addOption(new Option('--format <format>', 'html, or json for the same data').choices(['html', 'json']).default('html')),
+      ),
+    options: (r) => ok(defined({ run: str(r.args[0]), output: str(r.flags.output), format: str(r.flags.format) as ReportOptions['format'], project: str(r.flags.project) })),
+    load: async () => (await import('./commands/report.js')).report,
   }),
   entry<GraphOptions>({
     path: ['graph'],

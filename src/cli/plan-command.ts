@@ -20,7 +20,7 @@ export interface PlanCommandOptions extends PlanOptions, ResourceFlags {
 }
 
 export type PlannedCommand =
-  | { ok: true; loaded: Extract<Loaded, { ok: true }>; plan: Plan; diagnostics: Diagnostic[]; store: StateStore; settings: RunSettings }
+  | { ok: true; loaded: Extract<Loaded, { ok: true }>; plan: Plan; diagnostics: Diagnostic[]; store: StateStore; settings: RunSettings; overrides: string[] }
   | { ok: false; outcome: Outcome; shown: string | null; diagnostics: Diagnostic[]; loaded?: Extract<Loaded, { ok: true }> };
 
 export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Promise<PlannedCommand> {
@@ -42,5 +42,5 @@ export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Pr
   const diagnostics = [...loaded.diagnostics, ...planned.diagnostics];
   if (planned.usage) return { ok: false, outcome: 'usage', shown: loaded.shown, diagnostics, loaded };
   if (planned.plan === undefined) return { ok: false, outcome: outcomeOf(diagnostics), shown: loaded.shown, diagnostics, loaded };
-  return { ok: true, loaded, plan: planned.plan, diagnostics, store: planned.store, settings };
+  return { ok: true, loaded, plan: planned.plan, diagnostics, store: planned.store, settings, overrides: words.overrides };
 }

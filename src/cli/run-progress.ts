@@ -94,6 +94,7 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
   draw();
   return {
     event(e) {
+      if (e.kind === 'spawned' || e.kind === 'exited') return;
       if (e.kind === 'start') running.set(e.id, now());
       else if (e.kind === 'done') {
         running.delete(e.id);
@@ -148,6 +149,10 @@ function eventLine(e: RunEvent, style: Style): string | undefined {
       return `${e.adopted ? 'adopted' : 'submit '} ${terminalSafe(e.id)}` + style.dim(` (cluster job ${e.slurmJobId})`);
     case 'note':
       return style.dim(terminalSafe(e.message));
+    case 'spawned':
+    case 'exited':
+      // Measurement events: the run record uses them, the terminal does not.
+      return undefined;
   }
 }
 

@@ -8,6 +8,7 @@ import { mcpCodes } from './codes/mcp.js';
 import { aiCodes } from './codes/ai.js';
 import { runCodes } from './codes/run.js';
 import { knowledgeCodes } from './codes/knowledge.js';
+import { reportCodes } from './codes/report.js';
 
 export const codes = {
   ...cliCodes,
@@ -17,6 +18,7 @@ export const codes = {
   ...aiCodes,
   ...runCodes,
   ...knowledgeCodes,
+  ...reportCodes,
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof codes;

@@ -245,10 +245,13 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             throw err;
           }
           if (s.clusterId !== undefined) options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: s.clusterId, adopted: false });
+          // For the run record's resource sampling (src/run/record/sampler.ts).
+          if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'spawned', id: spec.id, attempt, pgid: s.pgid });
         }
         entry.started = s;
         stage = 'watch it';
         const ended = await watch(s, job, options);
+        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
         if (ended.interrupted) {
           interrupted = true;

@@ -115,6 +115,8 @@ export interface Rule {
   when?: string;
   retries: number;
   priority: number;
+  /** A command that prints the rule's tool version; run once per run and kept in the run record. */
+  versionCommand?: string;
   tags: string[];
   scatter?: Scatter;
   transform?: Transform;
@@ -184,6 +186,8 @@ export interface Report {
   template?: string;
   format?: string;
   sections?: string[];
+  title?: string;
+  output?: string;
 }
 
 export interface Workflow {

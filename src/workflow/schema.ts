@@ -122,6 +122,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
       when: z.string().optional().describe('condition; the rule is skipped when it is false'),
       retries: integer().optional().describe('extra attempts after a failure'),
       priority: integer().optional().describe('higher runs first among ready jobs'),
+      version_command: z.string().optional().describe("a command that prints the rule's tool version (recorded with each run)"),
       tags: z.array(z.string()).optional(),
       scatter: scatterSchema.optional(),
       transform: transformSchema.optional(),
@@ -161,8 +162,10 @@ export function defineWorkflowSchema(z: typeof Zod) {
       template: z.string().optional(),
       format: stringOrList.optional().describe('"html", or a list such as ["html", "json"]'),
       sections: z.array(z.string()).optional(),
+      title: z.string().optional().describe('the heading of `oxo-flow report`'),
+      output: z.string().optional().describe('where `oxo-flow report` writes, relative to the workflow directory'),
     })
-    .describe('report settings (accepted and carried)');
+    .describe('settings of `oxo-flow report`');
 
   const metadataSchema = z.record(z.string(), configValueSchema);
 

@@ -28,7 +28,7 @@ describe('argv → typed options', () => {
     [
       ['run', '-j', '4', '-k', '--forcerun', 'align', '--executor', 'slurm', '--partition', 'short', 'x=1'],
       'run',
-      { workflow: 'x=1', overrides: [], target: [], skill: [], forcerun: ['align'], jobs: '4', keepGoing: true, executor: 'slurm', partition: 'short' },
+      { workflow: 'x=1', overrides: [], target: [], skill: [], forcerun: ['align'], jobs: '4', keepGoing: true, executor: 'slurm', partition: 'short', record: true },
     ],
     [['graph', '-f', 'dot', '--expanded'], 'graph', { overrides: [], target: [], skill: [], format: 'dot', expanded: true }],
     [['template', 'hello-world', '-o', 'x.oxoflow', '--force'], 'template', { name: 'hello-world', output: 'x.oxoflow', force: true, fromFile: [], skill: [] }],

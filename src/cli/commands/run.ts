@@ -15,10 +15,14 @@ import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
 import { loadProfile, withOverrides, type SectionOptions } from '../../run/profile.js';
 import { StateStore } from '../../run/state.js';
+import { maskedCommandLine } from '../../run/record/provenance.js';
+import { RunRecorder } from '../../run/record/recorder.js';
+import type { TraceRow } from '../../run/record/types.js';
 import type { CliContext } from '../context.js';
 import { planCommand, type PlanCommandOptions } from '../plan-command.js';
 import { isHabit, runHabit } from '../run-habits.js';
-import { outcomeOf, type CommandResult } from '../result.js';
+import { exitCodeFor, outcomeOf, type CommandResult } from '../result.js';
+import { renderDiagnostics } from '../render-diagnostics.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
 import { terminalSafe } from '../terminal-safe.js';
@@ -37,6 +41,8 @@ export interface RunOptions extends PlanCommandOptions {
   touch?: boolean;
   list?: boolean;
   summary?: boolean;
+  /** false with --no-record: no run record under .oxo-flow/runs/. */
+  record?: boolean;
 }
 
 /** Lines of a failed job's log shown in the summary. */
@@ -54,7 +60,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   // The same plan dry-run shows, assembled the same way (plan-command.ts).
   const planned = await planCommand(opts, ctx);
   if (!planned.ok) return { outcome: planned.outcome, json: { workflow: planned.shown, jobs: [] }, diagnostics: planned.diagnostics };
-  const { plan, loaded, settings } = planned;
+  const { plan, loaded, settings, overrides } = planned;
   const workflow = loaded.workflow;
   const all = [...planned.diagnostics];
   const emptyJson = { workflow: loaded.shown, jobs: [] };
@@ -142,7 +148,36 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const releaseInterrupt = ctx.onInterrupt(onSignal);
   process.on('SIGTERM', onSigterm);
   let report: RunReport;
+  // The run record (src/run/record/): fed the same events as the progress display.
+  const recorder =
+    opts.record !== false && jobs.length > 0
+      ? startRecorder(all, () =>
+          new RunRecorder({
+            workflow,
+            plan,
+            jobs,
+            executor: executorName,
+            ...(executor.cluster ? {} : { limits: { jobs: jobsLimit, cores: limits.cores, memoryMb: limits.memoryMb } }),
+            oxoFlowVersion: ctx.version,
+            commandLine: maskedCommandLine(process.argv.slice(2), workflow, ctx.secrets),
+            overrides,
+            cwd: ctx.cwd,
+            env,
+            secrets: ctx.secrets,
+          }),
+        )
+      : undefined;
+  const logged = recorder === undefined ? undefined : makeProgress(jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
+  const onEvent =
+    recorder === undefined
+      ? (e: RunEvent) => progress.event(e)
+      : (e: RunEvent) => {
+          progress.event(e);
+          logged!.event(e);
+          recorder.event(e);
+        };
   try {
+    await recorder?.recordTools();
     report = await runJobs(jobs, checked.preparations, {
       workflowDir: workflow.dir,
       store,
@@ -158,16 +193,48 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
         progress.close();
         hardResult = finish(plan, partial, loaded.shown, [...all, ...(partial.diagnostics ?? [])], executorName, workflow.dir);
       },
-      onEvent: (e: RunEvent) => progress.event(e),
+      onEvent,
       planJobs: plan.jobs,
     });
+  } catch (err) {
+    recorder?.close();
+    throw err;
   } finally {
     progress.close();
     releaseInterrupt();
     process.off('SIGTERM', onSigterm);
     if (lock?.ok) lock.lock.release();
   }
-  return finish(plan, report, loaded.shown, [...all, ...(report.diagnostics ?? [])], executorName, workflow.dir);
+  const result = finish(plan, report, loaded.shown, [...all, ...(report.diagnostics ?? [])], executorName, workflow.dir);
+  if (recorder === undefined) return result;
+  const plain = makeStyle(false);
+  const shownDiagnostics = result.diagnostics ?? [];
+  if (shownDiagnostics.length > 0) recorder.log(renderDiagnostics(shownDiagnostics, plain, ctx.cwd));
+  recorder.log(summaryText(plan, report, plain, workflow.dir));
+  try {
+    recorder.finish(report, result.outcome === 'ok' ? 'ok' : result.outcome === 'interrupted' ? 'interrupted' : 'failed', exitCodeFor(result.outcome));
+  } catch (err) {
+    recorder.close();
+    result.diagnostics = [...shownDiagnostics, diagnostic('REP002', `the run record in ${recorder.dir} is incomplete: ${(err as Error).message}`)];
+  }
+  // --json carries each job's trace row, the same row as trace.tsv.
+  const traces = new Map<string, TraceRow>();
+  for (const row of recorder.rows()) traces.set(row.id, row);
+  const json = result.json as Record<string, unknown>;
+  json.run_id = recorder.id;
+  json.record = path.relative(workflow.dir, recorder.dir);
+  json.jobs = report.results.map((r) => jobJson(r, traces.get(r.id)));
+  return result;
+}
+
+/** A record that cannot be written never stops the run: it goes on with a warning (REP002). */
+function startRecorder(diagnostics: Diagnostic[], make: () => RunRecorder): RunRecorder | undefined {
+  try {
+    return make();
+  } catch (err) {
+    diagnostics.push(diagnostic('REP002', `no run record: ${(err as Error).message}`));
+    return undefined;
+  }
 }
 
 function terminalColumns(ctx: CliContext): number {
@@ -202,7 +269,9 @@ function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagn
       name: plan.workflow,
       executor,
       interrupted: report.interrupted,
-      jobs: report.results.map(jobJson),
+      run_id: null,
+      record: null,
+      jobs: report.results.map((r) => jobJson(r)),
       summary: summaryJson(plan, report.results),
     },
     diagnostics,
@@ -225,8 +294,9 @@ function summaryJson(plan: Plan, results: readonly JobResult[]): Record<string, 
   };
 }
 
-function jobJson(r: JobResult): Record<string, unknown> {
+function jobJson(r: JobResult, trace?: TraceRow): Record<string, unknown> {
   return {
+    ...(trace !== undefined ? { trace } : {}),
     id: r.id,
     rule: r.rule,
     outcome: r.outcome,

@@ -180,6 +180,7 @@ function rule(ctx: Ctx, raw: RuleFile, index: number): Rule {
     dependsOn: [...(raw.depends_on ?? [])],
     retries: raw.retries ?? 0,
     priority: raw.priority ?? 0,
+    ...(raw.version_command !== undefined ? { versionCommand: raw.version_command } : {}),
     tags: [...(raw.tags ?? [])],
     expandInputs: (raw.expand_inputs ?? []).map((e) => ({ pattern: e.pattern, variables: { ...(e.variables ?? {}) } })),
   };
@@ -309,6 +310,8 @@ export function normaliseWorkflow(
     // model.ts carries one format string; a list such as ["html", "json"] is kept comma-joined.
     if (r.format !== undefined) workflow.report.format = Array.isArray(r.format) ? r.format.join(',') : r.format;
     if (r.sections !== undefined) workflow.report.sections = [...r.sections];
+    if (r.title !== undefined) workflow.report.title = r.title;
+    if (r.output !== undefined) workflow.report.output = r.output;
   }
   if (data.ai) workflow.ai = ai(data.ai);
   return { workflow, diagnostics: ctx.diagnostics };
