@@ -18,7 +18,44 @@ const byScenario = {
 const args = [...(byScenario[scenario] ?? ['ai', 'tools']), '--mcp', `conformance=${url}`];
 const env = { ...process.env, NO_COLOR: '1' };
 delete env.CI;
-const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...args].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env });
+// The auth scenarios' server needs OAuth: log in first, as a person would, with a stand-in browser
+// that follows the authorization URL to the loopback redirect (the suite's authorization server
+// consents at once). Tokens go to a throwaway OXO_FLOW_HOME. When the suite hands over a client
+// (MCP_CONFORMANCE_CONTEXT: a pre-registered id and secret), it goes into a tool skill's
+// [mcp] oauth table, the secret through an environment variable; client-credentials scenarios use
+// that grant and need no login.
+let commandArgs = args;
+let cwd = process.cwd();
+if (scenario.startsWith('auth/')) {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const os = await import('node:os');
+  env.OXO_FLOW_HOME = mkdtempSync(path.join(os.tmpdir(), 'oxo-conformance-home-'));
+  env.BROWSER = `${process.execPath} ${path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fake-browser.mjs')}`;
+  const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+  const machine = scenario.includes('client-credentials');
+  let server = `conformance=${url}`;
+  if (context.client_id !== undefined) {
+    cwd = mkdtempSync(path.join(os.tmpdir(), 'oxo-conformance-project-'));
+    mkdirSync(path.join(cwd, '.oxo-flow', 'skills'), { recursive: true });
+    const oauth = [`client_id = ${JSON.stringify(context.client_id)}`];
+    if (context.client_secret !== undefined) {
+      env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+      oauth.push('client_secret_env = "CONFORMANCE_CLIENT_SECRET"');
+    }
+    if (machine) oauth.push('grant = "client_credentials"');
+    writeFileSync(
+      path.join(cwd, '.oxo-flow', 'skills', 'conformance.skill.toml'),
+      `name = "conformance"\nversion = "1.0.0"\ndescription = "Use for the conformance suite's server"\nskill_type = "tool"\nrequires = [${JSON.stringify(url)}]\n\n[mcp]\noauth = { ${oauth.join(', ')} }\n`,
+    );
+    server = 'conformance';
+    commandArgs = ['ai', 'tools', '--skill', 'conformance'];
+  }
+  if (!machine) {
+    const login = spawn(process.execPath, [cli, 'ai', 'login', server], { stdio: ['ignore', 'inherit', 'inherit'], env, cwd });
+    await new Promise((resolve) => login.on('close', resolve));
+  }
+}
+const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...commandArgs].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env, cwd });
 let screen = '';
 let answered = false;
 child.stdout.on('data', (d) => {

@@ -101,6 +101,10 @@ export async function discoverAuthorization(
       break;
     }
   }
+  // The metadata must describe this server: same origin, and a resource path the server's URL lies under.
+  if (typeof prm?.resource === 'string' && !resourceCovers(prm.resource, serverUrl)) {
+    throw new McpFailure('MCP016', `the protected-resource metadata of ${mcp.origin} is for another resource (${prm.resource}); not logging in`, 'the server\'s OAuth metadata is misconfigured, or someone else\'s; tell its operators');
+  }
   // A server without protected-resource metadata (the 2025-03-26 rule): its own origin is the issuer.
   const servers = Array.isArray(prm?.authorization_servers) ? (prm!.authorization_servers as unknown[]).filter((s): s is string => typeof s === 'string') : [];
   const issuer = new URL(servers[0] ?? mcp.origin);
@@ -123,7 +127,27 @@ export async function discoverAuthorization(
       };
     }
   }
+  // 2025-03-26 servers without any metadata: the default endpoints at the server's origin.
+  if (prm === undefined) {
+    return { resource: canonicalResource(serverUrl), authServer: { issuer: mcp.origin, authorization_endpoint: `${mcp.origin}/authorize`, token_endpoint: `${mcp.origin}/token`, registration_endpoint: `${mcp.origin}/register` } };
+  }
   throw new McpFailure('MCP016', `cannot find the authorization server of ${mcp.origin} (no OAuth metadata at ${asUrls[0]})`, 'the server asks for authentication but publishes no OAuth metadata; set a header with a token in the skill instead');
+}
+
+/** Whether a protected-resource identifier covers the server URL (same origin, path prefix). */
+function resourceCovers(resource: string, serverUrl: string): boolean {
+  try {
+    const r = new URL(resource);
+    const s = new URL(serverUrl);
+    // The loopback names are one host: a server on this machine may call itself localhost.
+    const host = (u: URL) => (['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) ? 'loopback' : u.hostname);
+    if (r.protocol !== s.protocol || r.port !== s.port || host(r) !== host(s)) return false;
+    const rp = r.pathname.endsWith('/') ? r.pathname : `${r.pathname}/`;
+    const sp = s.pathname.endsWith('/') ? s.pathname : `${s.pathname}/`;
+    return sp.startsWith(rp);
+  } catch {
+    return false;
+  }
 }
 
 /** RFC 7591 dynamic client registration. */
@@ -148,8 +172,14 @@ async function registerClient(client: HttpClient, as: AuthServerMetadata, redire
 async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Record<string, string>, auth: { client_id: string; client_secret?: string }): Promise<StoredTokens> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   const fields = { ...form };
-  if (auth.client_secret !== undefined) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(auth.client_id)}:${encodeURIComponent(auth.client_secret)}`).toString('base64')}`;
-  else fields.client_id = auth.client_id;
+  // A secret goes the way the server says it takes one: HTTP Basic (the default), or in the form.
+  const methods = as.token_endpoint_auth_methods_supported;
+  const post = auth.client_secret !== undefined && methods !== undefined && !methods.includes('client_secret_basic') && methods.includes('client_secret_post');
+  if (auth.client_secret !== undefined && !post) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(auth.client_id)}:${encodeURIComponent(auth.client_secret)}`).toString('base64')}`;
+  else {
+    fields.client_id = auth.client_id;
+    if (post) fields.client_secret = auth.client_secret!;
+  }
   const r = await fetchJson(client, as.token_endpoint, { method: 'POST', headers, body: new URLSearchParams(fields).toString() });
   if (r.status !== 200 || !isObject(r.json) || typeof r.json.access_token !== 'string') {
     const err = isObject(r.json) && typeof r.json.error === 'string' ? `: ${r.json.error}` : '';
