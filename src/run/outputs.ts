@@ -41,8 +41,9 @@ export function makeParentDirs(paths: readonly string[], dir: string): void {
 export function protect(outputs: readonly string[], dir: string): void {
   for (const o of outputs) {
     const full = path.resolve(dir, o);
-    const s = statSync(full, { throwIfNoEntry: false });
-    if (s !== undefined) chmodSync(full, s.mode & (s.isDirectory() ? 0o555 : 0o444));
+    // Never through a symbolic link: its target may be a file the workflow does not own (issue 17).
+    const s = lstatSync(full, { throwIfNoEntry: false });
+    if (s !== undefined && !s.isSymbolicLink()) chmodSync(full, s.mode & (s.isDirectory() ? 0o555 : 0o444));
   }
 }
 

@@ -228,10 +228,16 @@ export class StateStore {
   }
 }
 
-/** A log's file name from the job id: readable, but never longer than a file system allows (255 bytes). */
+/**
+ * A log's file name from the job id: readable, never longer than a file system allows (255 bytes),
+ * and never shared by two ids: when characters had to be replaced, a hash of the id tells apart ids
+ * that read the same afterwards (`a b` and `a_b`).
+ */
 export function logName(jobId: string): string {
   const safe = jobId.replace(/[^A-Za-z0-9_.=,-]+/g, '_');
-  if (Buffer.byteLength(safe) <= 160 && !safe.startsWith('.')) return `${safe}.log`;
+  if (Buffer.byteLength(safe) <= 160 && !safe.startsWith('.')) {
+    return safe === jobId ? `${safe}.log` : `${safe}-${createHash('sha256').update(jobId).digest('hex').slice(0, 8)}.log`;
+  }
   return `${safe.slice(0, 100).replace(/^\./, '_')}-${createHash('sha256').update(jobId).digest('hex').slice(0, 16)}.log`;
 }
 
