@@ -29,6 +29,9 @@ if ! command -v qsub >/dev/null || [ ! -x /etc/init.d/gridengine-master ] || [ !
 fi
 
 if qstat -f 2>/dev/null | grep -q "all.q@$H"; then
+  # The queue answers; its execution daemon may still have died (the host then shows state "u" and
+  # jobs wait forever): start it again.
+  pgrep -x sge_execd >/dev/null || /etc/init.d/gridengine-exec start >/dev/null
   echo "sge: already up (SGE_ROOT=$SGE_ROOT SGE_CELL=$SGE_CELL)"
   exit 0
 fi
