@@ -134,22 +134,12 @@ export class StateStore {
     const durable = this.sync && (options.durable ?? true);
     const file = path.join(this.jobsDir, fileName(record.id));
     const temp = `${file}.${process.pid}.tmp`;
-    if (!this.#dirReady) {
-      mkdirSync(this.jobsDir, { recursive: true });
-      this.#dirReady = true;
-    }
-    let fd: number | undefined;
+    const fd = this.#writeTemp(temp, record);
     try {
-      fd = openSync(temp, 'w');
-      const data = Buffer.from(JSON.stringify(record));
-      let at = 0;
-      while (at < data.length) at += writeSync(fd, data, at);
       if (durable) fsyncSync(fd);
       closeSync(fd);
-      fd = undefined;
       renameSync(temp, file);
     } catch (err) {
-      if (fd !== undefined) closeSync(fd);
       rmSync(temp, { force: true });
       throw err;
     }
@@ -170,6 +160,23 @@ export class StateStore {
     }
     const file = path.join(this.jobsDir, fileName(record.id));
     const temp = `${file}.${process.pid}.${this.#seq++}.tmp`;
+    let opened: number;
+    try {
+      opened = this.#writeTemp(temp, record);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => {
+      this.#batch.push({ record, file, temp, fd: opened, resolve, reject });
+      if (!this.#flushing) {
+        this.#flushing = true;
+        setImmediate(() => void this.#flush());
+      }
+    });
+  }
+
+  /** Write a record to its temporary file and return the open descriptor; nothing is left behind on failure. */
+  #writeTemp(temp: string, record: JobRecord): number {
     if (!this.#dirReady) {
       mkdirSync(this.jobsDir, { recursive: true });
       this.#dirReady = true;
@@ -180,19 +187,12 @@ export class StateStore {
       const data = Buffer.from(JSON.stringify(record));
       let at = 0;
       while (at < data.length) at += writeSync(fd, data, at);
+      return fd;
     } catch (err) {
       if (fd !== undefined) closeSync(fd);
       rmSync(temp, { force: true });
-      return Promise.reject(err);
+      throw err;
     }
-    const opened = fd;
-    return new Promise((resolve, reject) => {
-      this.#batch.push({ record, file, temp, fd: opened, resolve, reject });
-      if (!this.#flushing) {
-        this.#flushing = true;
-        setImmediate(() => void this.#flush());
-      }
-    });
   }
 
   async #flush(): Promise<void> {
