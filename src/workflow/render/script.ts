@@ -25,29 +25,16 @@ export interface RenderedScript {
 /** The script and its environment, for a template whose analysis refused nothing. */
 export function renderScript(template: Template, analysis: ShellAnalysis, values: RenderValues): RenderedScript {
   const env: Record<string, string> = Object.create(null);
-  const pieces: string[] = [];
-  let k = -1;
-  for (const part of template.parts) {
-    if (typeof part === 'string') {
-      pieces.push(part);
-      continue;
-    }
-    k += 1;
-    const context = analysis.contexts[k];
-    const resolved = context === undefined || !isSubstituted(part) ? undefined : resolveRef(part.ref, values);
-    if (resolved === undefined) {
-      pieces.push(part.raw);
-      continue;
-    }
+  const script = substitute(template, analysis, values, (part, resolved, context) => {
     const base = baseName(part);
     const names = new Array<string>(resolved.values.length);
     for (let i = 0; i < names.length; i++) {
       const name = part.ref.kind === 'paths' ? `${base}${resolved.indexes?.[i] ?? i}` : resolved.list ? `${base}_${i}` : base;
       names[i] = claim(env, name, resolved.values[i]!);
     }
-    pieces.push(reference(names, context!));
-  }
-  return { script: pieces.join(''), env };
+    return reference(names, context);
+  });
+  return { script, env };
 }
 
 /**
@@ -55,6 +42,19 @@ export function renderScript(template: Template, analysis: ShellAnalysis, values
  * it where the reference is a word), for displays and logs only, never for running.
  */
 export function renderShown(template: Template, analysis: ShellAnalysis, values: RenderValues): string {
+  return substitute(template, analysis, values, (_part, resolved, context) => {
+    if (context === 'words') return resolved.values.map(shellQuote).join(' ');
+    if (context === 'word') return shellQuote(resolved.values.join(' '));
+    return resolved.values.join(' ');
+  });
+}
+
+type Resolved = NonNullable<ReturnType<typeof resolveRef>>;
+type Reference = Exclude<Template['parts'][number], string>;
+type Context = NonNullable<ShellAnalysis['contexts'][number]>;
+
+/** The template's text with each substituted reference replaced by `write`; the rest left as written. */
+function substitute(template: Template, analysis: ShellAnalysis, values: RenderValues, write: (part: Reference, resolved: Resolved, context: Context) => string): string {
   const pieces: string[] = [];
   let k = -1;
   for (const part of template.parts) {
@@ -65,10 +65,7 @@ export function renderShown(template: Template, analysis: ShellAnalysis, values:
     k += 1;
     const context = analysis.contexts[k];
     const resolved = context === undefined || !isSubstituted(part) ? undefined : resolveRef(part.ref, values);
-    if (resolved === undefined) pieces.push(part.raw);
-    else if (context === 'words') pieces.push(resolved.values.map(shellQuote).join(' '));
-    else if (context === 'word') pieces.push(shellQuote(resolved.values.join(' ')));
-    else pieces.push(resolved.values.join(' '));
+    pieces.push(resolved === undefined ? part.raw : write(part, resolved, context!));
   }
   return pieces.join('');
 }
