@@ -129,6 +129,7 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
     sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
   } finally {
     executor.close();
+    diagnostics.push(...(executor.notes?.() ?? []));
   }
   // Temp outputs this run made and no job of it read go at the end.
   if (!options.signal.aborted) for (const p of temp.atEnd()) removeTemp(p);
@@ -228,6 +229,9 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           } finally {
             closeSync(fd);
           }
+          // The light spawner tells the process group a moment after the start (src/run/spawner/).
+          entry.started = s;
+          if (s.spawned !== undefined) await s.spawned;
           stage = 'record its process';
           const withIds: JobRecord = { ...record };
           if (s.pgid !== undefined) withIds.pgid = s.pgid;
@@ -251,7 +255,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         entry.started = s;
         stage = 'watch it';
         const ended = await watch(s, job, options);
-        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null });
+        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}) });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
         if (ended.interrupted) {
           interrupted = true;
