@@ -43,16 +43,20 @@ export interface LaunchRequest {
 }
 
 interface Pending {
+  request: LaunchRequest;
   pid?: number;
   resolvePid(pid: number | undefined): void;
   resolveOutcome(o: Outcome): void;
 }
 
-/** The helper program's interpreter: the system's perl first (a conda environment's may be any version). */
+/**
+ * The helper program's interpreter: OXO_FLOW_PERL when set (the only one tried), else the system's
+ * perl first (a conda environment's may be any version), else the first on PATH.
+ */
 export function findPerl(env: NodeJS.ProcessEnv): string | undefined {
+  const forced = env.OXO_FLOW_PERL !== undefined && env.OXO_FLOW_PERL !== '' ? [env.OXO_FLOW_PERL] : undefined;
   const dirs = ['/usr/bin', '/bin', ...(env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))];
-  for (const d of dirs) {
-    const p = path.join(d, 'perl');
+  for (const p of forced ?? dirs.map((d) => path.join(d, 'perl'))) {
     try {
       accessSync(p, constants.X_OK);
       return p;
@@ -131,7 +135,7 @@ export class Spawner {
       resolveOutcome({ kind: 'not started', why: `ESRCH: the job spawner has ended (${this.#gone})` });
       return { id, pid, outcome };
     }
-    this.#jobs.set(id, { resolvePid, resolveOutcome });
+    this.#jobs.set(id, { request, resolvePid, resolveOutcome });
     const record = ['S', id, request.cwd, request.logPath, String(fields.length), ...fields, String(env.length), ...env];
     this.#child.stdin!.write(`${record.join('\0')}\0`);
     this.#busy();
@@ -174,7 +178,10 @@ export class Spawner {
     } else if (f[0] === 'F') {
       this.#settle(f[1]!);
       const e = errnoText(Number(f[2]));
-      const stage = f.slice(3).join(' ');
+      // What failed, named with what it was given (kept here: a value never travels back in a reply line).
+      const step = f.slice(3).join(' ');
+      const r = job.request;
+      const stage = step === 'exec' ? `exec ${r.argv[0]}` : step === 'chdir' ? `chdir ${r.cwd}` : step === 'open its log' ? `open its log ${r.logPath}` : step;
       job.resolvePid(undefined);
       job.resolveOutcome({ kind: 'not started', why: `${e.name}: ${stage}: ${e.message}` });
     } else if (f[0] === 'X') {
@@ -214,6 +221,8 @@ export class Spawner {
   // While a job runs, the helper's replies keep the runner's event loop alive; idle, nothing does
   // (a run that forgot to close the spawner still ends).
   #busy(): void {
+    // Both: the replies, and the helper's exit (which may come after its output closed).
+    this.#child.ref();
     (this.#child.stdout as unknown as { ref(): void }).ref();
   }
 
