@@ -128,7 +128,7 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   try {
     sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
   } finally {
-    executor.close();
+    await executor.close();
     diagnostics.push(...(executor.notes?.() ?? []));
   }
   // Temp outputs this run made and no job of it read go at the end.

@@ -53,9 +53,8 @@ export function localExecutor(ctx: ExecutorContext): Executor {
       return sp === undefined ? started(forkStart(request, ctx.workflowDir), ctx.graceMs) : helperStart(sp, request, ctx.workflowDir, ctx.graceMs);
     },
     notes: () => notes,
-    close() {
-      spawner?.close();
-    },
+    // Waits (briefly) for the helper to exit, so the runner reaps it: no orphan, and its CPU time counts.
+    close: () => spawner?.close(),
   };
 }
 

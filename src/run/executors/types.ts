@@ -86,8 +86,8 @@ export interface Executor {
   forget?(record: JobRecord): void;
   /** Warnings about how the run went (e.g. jobs started another way than planned), told once it ends. */
   notes?(): readonly Diagnostic[];
-  /** Stop timers and pollers. */
-  close(): void;
+  /** Stop timers and pollers (and, locally, the spawner's helper: awaited when a promise is returned). */
+  close(): void | Promise<void>;
 }
 
 export type ExecutorFactory = (ctx: ExecutorContext) => Executor;

@@ -83,6 +83,9 @@ export class Spawner {
   /** Why the helper is gone (undefined while it lives). */
   #gone: string | undefined;
   readonly #onGone: (why: string, wasReady: boolean) => void;
+  #markExited!: () => void;
+  /** Resolves once the helper has exited and been reaped. */
+  readonly #exited = new Promise<void>((resolve) => (this.#markExited = resolve));
 
   /** Start the helper. `onGone` is told once if it ends while the run still needs it. */
   constructor(perl: string, onGone: (why: string, wasReady: boolean) => void) {
@@ -96,8 +99,14 @@ export class Spawner {
       if (this.#stderr.length < 2000) this.#stderr += chunk;
     });
     // A helper that cannot start, or that ended: 'close' comes after its last reply was read.
-    child.on('error', (err) => this.#lost(`${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`));
-    child.on('close', (code, signal) => this.#lost(signal !== null ? `killed by ${signal}` : `exit ${code}`));
+    child.on('error', (err) => {
+      this.#markExited();
+      this.#lost(`${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`);
+    });
+    child.on('close', (code, signal) => {
+      this.#markExited();
+      this.#lost(signal !== null ? `killed by ${signal}` : `exit ${code}`);
+    });
     child.stdin!.on('error', () => {
       // EPIPE: the helper is gone; 'exit' says why.
     });
@@ -149,12 +158,18 @@ export class Spawner {
     this.#child.stdin!.write(`K\0${id}\0`);
   }
 
-  /** The run is over: the helper reads the end of its input and exits. */
-  close(): void {
-    if (this.#gone !== undefined) return;
+  /**
+   * The run is over: the helper reads the end of its input and exits, and the runner waits for that
+   * (milliseconds) so that it reaps the helper itself: the helper's CPU time, and its jobs', then
+   * count in the runner's own accounting (time, getrusage), and no orphan is left behind.
+   */
+  close(): Promise<void> {
+    if (this.#gone !== undefined) return this.#exited;
     this.#gone = 'closed';
     this.#child.stdin!.end();
-    this.#idle();
+    // Bounded: a helper that does not go within two seconds is left to end by itself.
+    const timer = setTimeout(() => this.#idle(), 2000);
+    return this.#exited.then(() => clearTimeout(timer));
   }
 
   #read(chunk: string): void {
@@ -200,7 +215,7 @@ export class Spawner {
   }
 
   #lost(why: string): void {
-    if (this.#gone === 'closed' && this.#jobs.size === 0) return;
+    if (this.#gone === 'closed' && this.#jobs.size === 0) return this.#idle();
     if (this.#gone !== undefined && this.#gone !== 'closed') return;
     const detail = this.#stderr.trim().split('\n').slice(-2).join(' ');
     const reason = `${why}${detail !== '' ? `: ${detail}` : ''}`;
