@@ -215,7 +215,10 @@ export class Spawner {
   }
 
   #lost(why: string): void {
-    if (this.#gone === 'closed' && this.#jobs.size === 0) return this.#idle();
+    if (this.#gone === 'closed' && this.#jobs.size === 0) {
+      this.#idle();
+      return;
+    }
     if (this.#gone !== undefined && this.#gone !== 'closed') return;
     const detail = this.#stderr.trim().split('\n').slice(-2).join(' ');
     const reason = `${why}${detail !== '' ? `: ${detail}` : ''}`;
