@@ -23,6 +23,7 @@ import { planCommand, type PlanCommandOptions } from '../plan-command.js';
 import { isHabit, runHabit } from '../run-habits.js';
 import { exitCodeFor, outcomeOf, type CommandResult } from '../result.js';
 import { renderDiagnostics } from '../render-diagnostics.js';
+import { redactorFor } from '../../ai/secrets.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
 import { terminalSafe } from '../terminal-safe.js';
@@ -130,7 +131,9 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   }
 
   const style = makeStyle(ctx.color && !ctx.json);
-  const progress = makeProgress(jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style, columns: () => terminalColumns(ctx) });
+  // Job ids and messages can carry a sensitive value (a wildcard from it, a path built with it).
+  const mask = redactorFor([...ctx.secrets]);
+  const progress = makeProgress(jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style, mask, columns: () => terminalColumns(ctx) });
   const controller = new AbortController();
   const hard = new AbortController();
   let hardResult: CommandResult | undefined;
@@ -167,7 +170,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
           }),
         )
       : undefined;
-  const logged = recorder === undefined ? undefined : makeProgress(jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
+  const logged = recorder === undefined ? undefined : makeProgress(jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false), mask });
   const onEvent =
     recorder === undefined
       ? (e: RunEvent) => progress.event(e)
