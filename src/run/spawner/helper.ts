@@ -1,10 +1,10 @@
 // The light spawner's helper: a small Perl program (perl is on every Linux and macOS; the runner
-// falls back to Node's spawn where it is not). One helper runs per `run`; for each job it forks
-// itself (a few MB, not the runner's whole heap), and the child starts a new session (its own process
-// group), goes to the workflow folder, points stdin at /dev/null and stdout and stderr at the job's
-// log, replaces its environment with exactly the job's, and execs the job's argument list (no shell
-// reads any of it). The helper waits for the exec (a close-on-exec pipe tells it the errno when it
-// failed), then reaps the job and reports the CPU time of what it reaped.
+// falls back to Node's spawn where it is not). One helper runs per `run`; for each job it sets its own
+// environment to exactly the job's, then forks itself (a few MB, not the runner's whole heap), and the
+// child starts a new session (its own process group), goes to the workflow folder, points stdin at
+// /dev/null and stdout and stderr at the job's log, and execs the job's argument list (no shell reads
+// any of it). The helper waits for the exec (a close-on-exec pipe tells it the errno when it failed),
+// then reaps the job and reports the CPU time of what it reaped.
 //
 // Requests (runner → helper, stdin): fields each ended by a NUL byte, read with split, never eval'd:
 //   S id cwd log argc arg… envc NAME=VALUE…   start a job
@@ -52,8 +52,21 @@ sub failed {
   syswrite($w, "$e $stage");
   POSIX::_exit(127);
 }
+# The helper's own environment is kept equal to the job's before each fork, changing only what differs
+# from the last job's (a few OXO_ values): the child then inherits it, and setting some 80 variables
+# afresh in every child (which costs more than the fork) is not needed. The helper itself never reads it.
+sub set_env {
+  my %want;
+  for my $kv (@{$_[0]}) {
+    my $i = index($kv, '=');
+    $want{substr($kv, 0, $i)} = substr($kv, $i + 1);
+  }
+  for my $k (keys %ENV) { delete $ENV{$k} unless exists $want{$k}; }
+  for my $k (keys %want) { $ENV{$k} = $want{$k} unless defined $ENV{$k} && $ENV{$k} eq $want{$k}; }
+}
 sub start {
   my ($id, $cwd, $log, $argv, $env) = @_;
+  set_env($env);
   my ($r, $w);
   if (!pipe($r, $w)) { out("F $id " . ($! + 0) . " pipe\n"); return; }
   my $pid = fork();
@@ -67,11 +80,6 @@ sub start {
     open(STDIN, '<', '/dev/null') or failed($w, 'open /dev/null');
     open(STDOUT, '>>', $log) or failed($w, 'open its log');
     open(STDERR, '>&', \*STDOUT) or failed($w, 'open its log');
-    %ENV = ();
-    for my $kv (@$env) {
-      my $i = index($kv, '=');
-      $ENV{substr($kv, 0, $i)} = substr($kv, $i + 1);
-    }
     exec { $argv->[0] } @$argv;
     failed($w, 'exec');
   }
