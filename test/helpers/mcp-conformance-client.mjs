@@ -42,6 +42,10 @@ if (scenario.startsWith('auth/')) {
       env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
       oauth.push('client_secret_env = "CONFORMANCE_CLIENT_SECRET"');
     }
+    if (context.private_key_pem !== undefined) {
+      env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
+      oauth.push('private_key_env = "CONFORMANCE_PRIVATE_KEY"');
+    }
     if (machine) oauth.push('grant = "client_credentials"');
     writeFileSync(
       path.join(cwd, '.oxo-flow', 'skills', 'conformance.skill.toml'),

@@ -1,5 +1,6 @@
 // Everything `ai tools`, `ai call` and the agent loop need to get the tool list: the active skills
 // (through the skills module), their MCP servers plus any --mcp servers, and the built-in tools.
+import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { parseMcpFlag, type McpServerSpec } from '../mcp/server-spec.js';
@@ -33,7 +34,8 @@ export function serversFromSkills(active: readonly Skill[]): McpServerSpec[] {
       if (m.callTimeoutMs !== undefined) spec.callTimeoutMs = m.callTimeoutMs;
       if (m.allowTools !== undefined) spec.allowTools = m.allowTools;
       if (m.denyTools !== undefined) spec.denyTools = m.denyTools;
-      if (m.oauth !== undefined) spec.oauth = m.oauth;
+      // A key file is named relative to the skill's own directory.
+      if (m.oauth !== undefined) spec.oauth = m.oauth.privateKeyFile !== undefined ? { ...m.oauth, privateKeyFile: path.resolve(path.dirname(s.path), m.oauth.privateKeyFile) } : m.oauth;
       return spec;
     });
 }
