@@ -25,6 +25,7 @@ delete env.CI;
 // [mcp] oauth table, the secret through an environment variable; client-credentials scenarios use
 // that grant and need no login.
 let commandArgs = args;
+let login;
 let cwd = process.cwd();
 if (scenario.startsWith('auth/')) {
   const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
@@ -52,26 +53,41 @@ if (scenario.startsWith('auth/')) {
       `name = "conformance"\nversion = "1.0.0"\ndescription = "Use for the conformance suite's server"\nskill_type = "tool"\nrequires = [${JSON.stringify(url)}]\n\n[mcp]\noauth = { ${oauth.join(', ')} }\n`,
     );
     server = 'conformance';
-    commandArgs = ['ai', 'tools', '--skill', 'conformance'];
   }
-  if (!machine) {
-    const login = spawn(process.execPath, [cli, 'ai', 'login', server], { stdio: ['ignore', 'inherit', 'inherit'], env, cwd });
-    await new Promise((resolve) => login.on('close', resolve));
-  }
+  // Like a person: list, then call the server's tool (the call is what may need a larger scope).
+  commandArgs = ['ai', 'call', 'mcp_conformance_test-tool', ...(server === 'conformance' ? ['--skill', 'conformance'] : ['--mcp', server])];
+  login = async () => {
+    const child = spawn(process.execPath, [cli, 'ai', 'login', server], { stdio: ['ignore', 'inherit', 'inherit'], env, cwd });
+    await new Promise((resolve) => child.on('close', resolve));
+  };
+  if (!machine) await login();
 }
-const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...commandArgs].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env, cwd });
-let screen = '';
-let answered = false;
-child.stdout.on('data', (d) => {
-  screen += d.toString();
-  process.stderr.write(d);
-  if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
-    answered = true;
-    child.stdin.write('y\r');
-  }
-});
-const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-child.on('close', (code) => {
-  clearTimeout(timer);
-  process.exitCode = code ?? 1;
-});
+/** Run the CLI in a pseudo-terminal, answering `y` to the approval prompt only. */
+function inTerminal(cliArgs) {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...cliArgs].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env, cwd });
+    let screen = '';
+    let answered = false;
+    child.stdout.on('data', (d) => {
+      screen += d.toString();
+      process.stderr.write(d);
+      if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
+        answered = true;
+        child.stdin.write('y\r');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, screen });
+    });
+  });
+}
+
+let outcome = await inTerminal(commandArgs);
+// The server wants a larger scope: log in again, as the error says, and try once more.
+if (outcome.code !== 0 && login !== undefined && /ai login \S+` again to grant the larger scope/.test(outcome.screen.replace(/\s+/g, ' '))) {
+  await login();
+  outcome = await inTerminal(commandArgs);
+}
+process.exitCode = outcome.code;

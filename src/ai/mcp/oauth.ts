@@ -341,6 +341,30 @@ export class McpAuth {
     return (await this.renew(stored).catch(() => undefined))?.access_token;
   }
 
+  /**
+   * 403 insufficient_scope: the scopes wanted are those of the token plus those the challenge
+   * names. Client credentials get a new token for them at once; for a person they are kept, so
+   * the next `ai login` asks for them (a command never opens a browser on its own).
+   */
+  async insufficientScope(wwwAuthenticate: string | undefined): Promise<boolean> {
+    const wanted = parseWwwAuthenticate(wwwAuthenticate)?.params.scope;
+    const stored = readStoredAuth(this.ctx.home, this.server.name, this.server.url);
+    if (wanted === undefined || wanted.trim() === '' || stored === undefined) return false;
+    const scope = unionScopes(stored.tokens?.scope, stored.scope_needed, wanted);
+    if (this.server.oauth?.grant === 'client_credentials') {
+      await this.clientCredentials(wwwAuthenticate, scope);
+      return true;
+    }
+    writeStoredAuth(this.ctx.home, this.server.name, { ...stored, scope_needed: scope });
+    return false;
+  }
+
+  scopeHint(wwwAuthenticate: string | undefined): string | undefined {
+    if (this.server.oauth?.grant === 'client_credentials') return `the client-credentials token of ${this.server.name} was not granted the scope; ask the authorization server's administrator`;
+    const wanted = parseWwwAuthenticate(wwwAuthenticate)?.params.scope;
+    return `run \`oxo-flow ai login ${this.server.name}\` again to grant the larger scope${wanted ? ` (${wanted})` : ''}`;
+  }
+
   async unauthorized(wwwAuthenticate: string | undefined): Promise<boolean> {
     const stored = readStoredAuth(this.ctx.home, this.server.name, this.server.url);
     if (stored?.tokens?.refresh_token !== undefined) {
@@ -371,11 +395,11 @@ export class McpAuth {
     return next.tokens;
   }
 
-  private async clientCredentials(wwwAuthenticate: string | undefined): Promise<StoredAuth> {
+  private async clientCredentials(wwwAuthenticate: string | undefined, wantedScope?: string): Promise<StoredAuth> {
     const found = await discoverAuthorization(this.client, this.server.url, wwwAuthenticate);
     const secret = clientSecret(this.server, this.ctx.env);
     const registered = configuredClient(this.server, this.ctx.env) ?? (await registerClient(this.client, found.authServer, [], 'client_credentials', this.ctx));
-    const scope = this.server.oauth?.scope ?? found.scopes?.join(' ');
+    const scope = wantedScope ?? this.server.oauth?.scope ?? found.scopes?.join(' ');
     const tokens = await tokenRequest(this.client, found.authServer, { grant_type: 'client_credentials', resource: found.resource, ...(scope ? { scope } : {}) }, registered);
     const stored: StoredAuth = { server: this.server.name, url: this.server.url, resource: found.resource, authServer: found.authServer, client: storable(registered, secret), tokens };
     writeStoredAuth(this.ctx.home, this.server.name, stored);
@@ -385,6 +409,12 @@ export class McpAuth {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/** Space-separated scope lists merged, in first-seen order; undefined when empty. */
+export function unionScopes(...lists: (string | undefined)[]): string | undefined {
+  const all = [...new Set(lists.flatMap((l) => (l ?? '').split(/\s+/)).filter((s) => s !== ''))];
+  return all.length > 0 ? all.join(' ') : undefined;
 }
 
 /** Open a URL the way the user's system does: $BROWSER (the common convention), else the platform's opener. */
@@ -416,7 +446,9 @@ export async function login(server: OAuthServer, ctx: OAuthContext, open: (url: 
     const registered = configuredClient(server, ctx.env) ?? (await registerClient(client, found.authServer, [redirectUri], 'authorization_code', ctx));
     const { verifier, challenge: codeChallenge } = pkcePair();
     const state = b64url(randomBytes(16));
-    const scope = server.oauth?.scope ?? found.scopes?.join(' ');
+    // A scope the server asked for since the last login (403 insufficient_scope) is asked for too.
+    const before = readStoredAuth(ctx.home, server.name, server.url);
+    const scope = unionScopes(server.oauth?.scope ?? found.scopes?.join(' '), before?.scope_needed);
     const authorize = new URL(found.authServer.authorization_endpoint);
     for (const [k, v] of Object.entries({ response_type: 'code', client_id: registered.client_id, redirect_uri: redirectUri, code_challenge: codeChallenge, code_challenge_method: 'S256', state, resource: found.resource, ...(scope ? { scope } : {}) })) {
       authorize.searchParams.set(k, v);

@@ -6,7 +6,7 @@ import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
 import type { SendOptions, Transport } from './transport.js';
-import { describeAuthChallenge } from './www-authenticate.js';
+import { describeAuthChallenge, parseWwwAuthenticate } from './www-authenticate.js';
 
 export interface StreamableHttpOptions {
   url: string;
@@ -24,8 +24,15 @@ export interface TransportAuth {
   token(): Promise<string | undefined>;
   /** After a 401: true when a new token was had without a person, so one retry can succeed. */
   unauthorized(wwwAuthenticate: string | undefined): Promise<boolean>;
+  /**
+   * After a 403 insufficient_scope: true when a token with the larger scope was had without a
+   * person (client credentials); otherwise the scope is remembered for the next `ai login`.
+   */
+  insufficientScope?(wwwAuthenticate: string | undefined): Promise<boolean>;
   /** What to tell a person when it cannot (names `ai login`). */
   readonly hint: string;
+  /** The same after a 403 for a larger scope. */
+  scopeHint?(wwwAuthenticate: string | undefined): string | undefined;
   close?(): Promise<void>;
 }
 
@@ -174,11 +181,14 @@ export class StreamableHttpTransport implements Transport {
       const header = headerValue(res.headers['www-authenticate']);
       // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
       if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header).catch(() => false))) return this.send(message, options, true);
+      // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
+      const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';
+      if (stepUp && !retried && (await this.auth!.insufficientScope!(header).catch(() => false))) return this.send(message, options, true);
       const challenge = describeAuthChallenge(header);
       throw new McpFailure(
         'MCP005',
-        `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
-        status === 401 && this.auth !== undefined ? this.auth.hint : undefined,
+        `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : stepUp ? ' (the token lacks a scope this request needs)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
+        status === 401 && this.auth !== undefined ? this.auth.hint : stepUp ? this.auth!.scopeHint?.(header) : undefined,
       );
     }
     if (status >= 400) {

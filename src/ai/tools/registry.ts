@@ -118,6 +118,6 @@ async function invokeMcpTool(server: OpenServer, rawName: string, args: Record<s
     return { isError: result.isError === true, text: capText(resultText(result)) };
   } catch (err) {
     const info = failureInfo(err);
-    return { isError: true, text: capText(info.message), code: info.code };
+    return { isError: true, text: capText(info.message), code: info.code, ...(info.hint !== undefined ? { hint: info.hint } : {}) };
   }
 }

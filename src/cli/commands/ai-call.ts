@@ -75,7 +75,7 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
       return { outcome: 'failed', json, diagnostics };
     }
     if (record.output.isError && record.output.code !== undefined) {
-      diagnostics.push(diagnostic(record.output.code, `${record.tool}: ${record.output.text}`));
+      diagnostics.push(diagnostic(record.output.code, `${record.tool}: ${record.output.text}`, record.output.hint !== undefined ? { hint: record.output.hint } : {}));
       return { outcome: 'failed', json, diagnostics };
     }
     if (record.output.isError) diagnostics.push(diagnostic('MCP021', `${record.tool} reported an error: ${record.output.text.split('\n')[0]!.slice(0, 300)}`));
