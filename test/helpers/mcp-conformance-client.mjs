@@ -14,6 +14,7 @@ const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const byScenario = {
   tools_call: ['ai', 'call', 'mcp_conformance_add_numbers', '--args', '{"a":5,"b":7}'],
   'sse-retry': ['ai', 'call', 'mcp_conformance_test_reconnection'],
+  'elicitation-sep1034-client-defaults': ['ai', 'call', 'mcp_conformance_test_client_elicitation_defaults'],
 };
 const args = [...(byScenario[scenario] ?? ['ai', 'tools']), '--mcp', `conformance=${url}`];
 const env = { ...process.env, NO_COLOR: '1' };
@@ -62,17 +63,31 @@ if (scenario.startsWith('auth/')) {
   };
   if (!machine) await login();
 }
-/** Run the CLI in a pseudo-terminal, answering `y` to the approval prompt only. */
+/**
+ * Run the CLI in a pseudo-terminal, answering `y` to the approval prompt, and to a server's form
+ * (elicitation) Enter for each field (the server's default) and `y` to send.
+ */
 function inTerminal(cliArgs) {
   return new Promise((resolve) => {
     const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...cliArgs].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env, cwd });
     let screen = '';
     let answered = false;
+    let fieldsAnswered = 0;
+    let sent = false;
     child.stdout.on('data', (d) => {
       screen += d.toString();
       process.stderr.write(d);
       if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
         answered = true;
+        child.stdin.write('y\r');
+      }
+      const fields = screen.split('  › ').length - 1;
+      if (fields > fieldsAnswered && /: (\u001b\[\d+G)?$/.test(screen)) {
+        fieldsAnswered = fields;
+        child.stdin.write('\r');
+      }
+      if (!sent && screen.includes('Send these answers? [y]es / [N]o, decline / [c]ancel the request: ')) {
+        sent = true;
         child.stdin.write('y\r');
       }
     });

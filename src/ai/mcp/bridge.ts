@@ -7,7 +7,9 @@ import path from 'node:path';
 import { McpClient } from './client.js';
 import { McpFailure } from './failure.js';
 import { McpAuth } from './oauth.js';
+import type { ElicitResult } from './elicit.js';
 import type { Tool, ToolAnnotations } from './messages.js';
+import type { ProgressView } from './progress-view.js';
 import { expandHeaders, toolAllowed, type McpServerSpec } from './server-spec.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 
@@ -90,14 +92,23 @@ export function toServerTool(tool: Tool): ServerTool {
 
 export interface OpenServer {
   spec: McpServerSpec;
+  /** Where progress of this server's calls is shown, if anywhere. */
+  progress?: ProgressView;
   client: McpClient;
   protocolVersion: string;
   serverName: string;
   tools: ServerTool[];
 }
 
+/** What a person at the terminal can do while calls run: answer a server's questions, see progress. */
+export interface McpInteraction {
+  elicit?: (server: string, params: Record<string, unknown> | undefined) => Promise<ElicitResult>;
+  progress?: ProgressView;
+}
+
 export interface OpenServerOptions {
   env: Readonly<Record<string, string | undefined>>;
+  interaction?: McpInteraction;
   clientInfo: { name: string; version: string };
   /** $OXO_FLOW_HOME, where OAuth tokens are kept (default: from env). */
   home?: string;
@@ -127,11 +138,12 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
     clientInfo: options.clientInfo,
     ...(spec.connectTimeoutMs !== undefined ? { handshakeTimeoutMs: spec.connectTimeoutMs } : {}),
     ...(spec.callTimeoutMs !== undefined ? { callTimeoutMs: spec.callTimeoutMs } : {}),
+    ...(options.interaction?.elicit !== undefined ? { elicit: (params: Record<string, unknown> | undefined) => options.interaction!.elicit!(spec.name, params) } : {}),
   });
   try {
     const init = await client.connect();
     const tools = (await client.listTools()).filter((t) => toolAllowed(spec, t.name)).map(toServerTool);
-    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools };
+    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools, ...(options.interaction?.progress !== undefined ? { progress: options.interaction.progress } : {}) };
   } catch (err) {
     await client.close();
     if (err instanceof McpFailure) throw err;

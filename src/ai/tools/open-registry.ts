@@ -2,6 +2,7 @@
 // (through the skills module), their MCP servers plus any --mcp servers, and the built-in tools.
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { McpInteraction } from '../mcp/bridge.js';
 import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { parseMcpFlag, type McpServerSpec } from '../mcp/server-spec.js';
 import type { Skill } from '../skills/types.js';
@@ -19,6 +20,8 @@ export interface OpenRegistryInput {
   servers: McpServerSpec[];
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  /** A person at the terminal: MCP servers may ask them questions, and call progress is shown to them. */
+  interaction?: McpInteraction;
   /** More built-in read-only tools (template --ai adds read_format). */
   extraTools?: ToolEntry[];
 }
@@ -69,6 +72,7 @@ export async function openToolRegistry(input: OpenRegistryInput): Promise<ToolRe
     servers,
     env: input.env,
     clientInfo: input.clientInfo,
+    ...(input.interaction !== undefined ? { interaction: input.interaction } : {}),
   });
   for (const d of duplicates) {
     registry.servers.push({

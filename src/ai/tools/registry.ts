@@ -1,7 +1,7 @@
 // The tool registry: built-in read-only tools plus the tools of every reachable MCP server, under
 // unique exposed names. An unreachable or broken server is recorded once and skipped; the others
 // still serve.
-import { assignToolNames, openServer, refreshTools, type OpenServer, type ServerTool } from '../mcp/bridge.js';
+import { assignToolNames, openServer, refreshTools, type McpInteraction, type OpenServer, type ServerTool } from '../mcp/bridge.js';
 import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { capText, resultText } from '../mcp/result.js';
 import type { McpServerSpec } from '../mcp/server-spec.js';
@@ -41,6 +41,7 @@ export interface RegistryOptions {
   servers: McpServerSpec[];
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  interaction?: McpInteraction;
 }
 
 export function failureInfo(err: unknown): { code: Code; message: string; hint?: string } {
@@ -49,7 +50,7 @@ export function failureInfo(err: unknown): { code: Code; message: string; hint?:
 }
 
 export async function buildToolRegistry(options: RegistryOptions): Promise<ToolRegistry> {
-  const settled = await Promise.allSettled(options.servers.map((spec) => openServer(spec, { env: options.env, clientInfo: options.clientInfo })));
+  const settled = await Promise.allSettled(options.servers.map((spec) => openServer(spec, { env: options.env, clientInfo: options.clientInfo, ...(options.interaction !== undefined ? { interaction: options.interaction } : {}) })));
   const open: OpenServer[] = [];
   const servers: ServerStatus[] = options.servers.map((spec, i) => {
     const outcome = settled[i]!;
@@ -114,7 +115,8 @@ function gateFor(tool: ServerTool, server: OpenServer): ToolEntry['gate'] {
 
 async function invokeMcpTool(server: OpenServer, rawName: string, args: Record<string, unknown>): Promise<ToolOutput> {
   try {
-    const result = await server.client.callTool(rawName, args);
+    const view = server.progress;
+    const result = await server.client.callTool(rawName, args, view !== undefined ? { onprogress: (p) => view.show(server.spec.name, rawName, p) } : {}).finally(() => view?.done());
     return { isError: result.isError === true, text: capText(resultText(result)) };
   } catch (err) {
     const info = failureInfo(err);

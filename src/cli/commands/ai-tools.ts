@@ -56,6 +56,8 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
   });
   noteSkillSecrets(skills.discovery.skills, ctx);
   diagnostics.push(...skills.diagnostics, ...skills.activation.warnings);
+  const why = nonInteractiveReason(ctx);
+  const { mcpInteraction } = await import('../../ai/mcp/interaction.js');
   const registry = await openToolRegistry({
     active: skills.activation.active,
     // read_skill reads builtin/NAME whatever is active, as the model's does.
@@ -63,8 +65,9 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
     servers: flags.servers,
     env: ctx.env,
     clientInfo: { name: 'oxo-flow', version: ctx.version },
+    interaction: mcpInteraction({ input: ctx.stdin, output: ctx.stderr, outputIsTTY: ctx.stderrIsTTY, person: why === undefined }),
   });
-  return { registry, active: skills.activation.active, diagnostics, nonInteractiveReason: nonInteractiveReason(ctx) };
+  return { registry, active: skills.activation.active, diagnostics, nonInteractiveReason: why };
 }
 
 /**
