@@ -165,8 +165,10 @@ export class JsonRpcSession {
     // Never leave a server request unanswered: the server's tool call may be blocked on it.
     const send = (reply: JsonRpcMessage) => void this.transport.send(reply, { signal: AbortSignal.timeout(SIDE_MESSAGE_TIMEOUT_MS) }).catch(() => undefined);
     const handler = Object.hasOwn(this.handlers, m.method) ? this.handlers[m.method] : undefined;
-    if (m.method === 'ping') return send({ jsonrpc: '2.0', id: m.id, result: {} });
-    if (handler === undefined) return send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: this client does not support ${m.method}` } });
+    if (m.method === 'ping' || handler === undefined) {
+      send(m.method === 'ping' ? { jsonrpc: '2.0', id: m.id, result: {} } : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: this client does not support ${m.method}` } });
+      return;
+    }
     this.answering++;
     handler(m.params)
       .then(
