@@ -166,6 +166,8 @@ async function registerClient(client: HttpClient, as: AuthServerMetadata, redire
   }
   const body = {
     client_name: `${ctx.clientInfo.name} ${ctx.clientInfo.version}`,
+    // A command-line program on the user's machine (SEP-837; OpenID Connect registration).
+    application_type: 'native',
     redirect_uris: redirectUris,
     grant_types: grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
     response_types: grant === 'client_credentials' ? [] : ['code'],

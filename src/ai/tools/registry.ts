@@ -32,8 +32,8 @@ export interface ToolRegistry {
   servers: ServerStatus[];
   renamed: RenamedTool[];
   find(name: string): ToolEntry | undefined;
-  /** Close every MCP session (DELETE). Never throws. */
-  close(): Promise<void>;
+  /** Cancel what is in flight and close every MCP session (DELETE), once however often called. Never throws. */
+  close(reason?: string): Promise<void>;
 }
 
 export interface RegistryOptions {
@@ -73,13 +73,15 @@ export async function buildToolRegistry(options: RegistryOptions): Promise<ToolR
   });
   const tools = [...options.builtins, ...mcpTools];
   const byName = new Map(tools.map((t) => [t.name, t]));
+  let closing: Promise<void> | undefined;
   return {
     tools,
     servers,
     renamed,
     find: (name) => byName.get(name),
-    close: async () => {
-      await Promise.all(open.map((s) => s.client.close()));
+    close: (reason) => {
+      closing ??= Promise.all(open.map((s) => s.client.close(reason))).then(() => undefined);
+      return closing;
     },
   };
 }
