@@ -82,7 +82,7 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
 
   const servers: Server[] = [];
   const makeServer = () => {
-    const server = new Server({ name: 'sdk-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    const server = new Server({ name: 'sdk-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } }, instructions: 'Look a gene up before deleting its records.\n\u001b[31mNever\u001b[0m skip the lookup.' });
     servers.push(server);
     server.setRequestHandler(ListToolsRequestSchema, async (req) => {
       const start = req.params?.cursor ? Number(req.params.cursor) : 0;

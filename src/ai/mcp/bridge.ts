@@ -97,7 +97,18 @@ export interface OpenServer {
   client: McpClient;
   protocolVersion: string;
   serverName: string;
+  /** The server's `instructions` (its own text, bounded): shown to the person, never given to a model. */
+  instructions?: string;
   tools: ServerTool[];
+}
+
+/** Instructions longer than this are cut, saying so. */
+export const MAX_INSTRUCTIONS = 2_000;
+
+export function boundedInstructions(text: string | undefined): string | undefined {
+  const t = text?.trim();
+  if (t === undefined || t === '') return undefined;
+  return t.length > MAX_INSTRUCTIONS ? `${t.slice(0, MAX_INSTRUCTIONS)} … (${t.length - MAX_INSTRUCTIONS} more characters not shown)` : t;
 }
 
 /** What a person at the terminal can do while calls run: answer a server's questions, see progress. */
@@ -143,7 +154,8 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
   try {
     const init = await client.connect();
     const tools = (await client.listTools()).filter((t) => toolAllowed(spec, t.name)).map(toServerTool);
-    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools, ...(options.interaction?.progress !== undefined ? { progress: options.interaction.progress } : {}) };
+    const instructions = boundedInstructions(init.instructions);
+    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools, ...(instructions !== undefined ? { instructions } : {}), ...(options.interaction?.progress !== undefined ? { progress: options.interaction.progress } : {}) };
   } catch (err) {
     await client.close();
     if (err instanceof McpFailure) throw err;

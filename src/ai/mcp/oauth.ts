@@ -23,6 +23,8 @@ export interface AuthServerMetadata {
   grant_types_supported?: string[];
   code_challenge_methods_supported?: string[];
   token_endpoint_auth_methods_supported?: string[];
+  /** RFC 9207: the authorization response carries `iss`. */
+  authorization_response_iss_parameter_supported?: boolean;
 }
 
 /** How the client proves itself at the token endpoint (RFC 7591 names). */
@@ -126,6 +128,10 @@ export async function discoverAuthorization(
   for (const u of asUrls) {
     const r = await fetchJson(client, u, { method: 'GET' }).catch(() => undefined);
     if (r?.status === 200 && isObject(r.json) && typeof r.json.token_endpoint === 'string') {
+      // RFC 8414 §3.3: metadata for another issuer than the one named must not be used (a mix-up).
+      if (servers[0] !== undefined && r.json.issuer !== servers[0]) {
+        throw new McpFailure('MCP016', `the authorization server metadata at ${u} is for issuer ${JSON.stringify(r.json.issuer)}, not ${servers[0]}; not logging in`, 'the server\'s OAuth metadata is misconfigured, or someone else\'s; tell its operators');
+      }
       const scope = challenge?.params.scope;
       const prmScopes = Array.isArray(prm?.scopes_supported) ? (prm!.scopes_supported as unknown[]).filter((s): s is string => typeof s === 'string') : undefined;
       const scopes = scope !== undefined && scope !== '' ? scope.split(/\s+/) : prmScopes;
@@ -413,6 +419,16 @@ export class McpAuth {
   }
 }
 
+/**
+ * RFC 9207: an authorization response's `iss` must be the authorization server's issuer, compared
+ * as the exact string; a server that says it sends `iss` must send it. A problem, or undefined.
+ */
+export function checkIssuer(iss: string | null, as: AuthServerMetadata): string | undefined {
+  if (iss === null) return as.authorization_response_iss_parameter_supported === true ? 'the authorization answer has no iss, though the authorization server says it sends one (RFC 9207)' : undefined;
+  if (as.issuer === undefined || iss !== as.issuer) return `the authorization answer names issuer ${JSON.stringify(iss)}, not ${JSON.stringify(as.issuer ?? '(none known)')} (RFC 9207)`;
+  return undefined;
+}
+
 /** Space-separated scope lists merged, in first-seen order; undefined when empty. */
 export function unionScopes(...lists: (string | undefined)[]): string | undefined {
   const all = [...new Set(lists.flatMap((l) => (l ?? '').split(/\s+/)).filter((s) => s !== ''))];
@@ -469,6 +485,8 @@ export async function login(server: OAuthServer, ctx: OAuthContext, open: (url: 
           clearTimeout(timer);
         };
         if (u.searchParams.get('state') !== state) return void (finish(false, 'This login link does not belong to this oxo-flow login.'), reject(new McpFailure('MCP016', 'the authorization answer carried another state (not this login)')));
+        const issProblem = checkIssuer(u.searchParams.get('iss'), found.authServer);
+        if (issProblem !== undefined) return void (finish(false, 'This login answer did not come from the expected authorization server.'), reject(new McpFailure('MCP016', issProblem, 'someone may be mixing up authorization servers; do not retry until the server\'s operators confirm its setup')));
         const got = u.searchParams.get('code');
         if (got === null) return void (finish(false, 'Login refused.'), reject(new McpFailure('MCP016', `the authorization server refused the login: ${u.searchParams.get('error') ?? 'no code'}`)));
         finish(true, 'oxo-flow is logged in. You can close this window.');

@@ -168,6 +168,7 @@ export class StreamableHttpTransport implements Transport {
     const body = JSON.stringify(message);
     const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' };
     if (isInitialize) delete headers['mcp-session-id'];
+    Object.assign(headers, routingHeaders(message));
     const res = await this.post(body, headers, options.signal);
     const status = res.statusCode;
     const contentType = mediaType(res.headers['content-type']);
@@ -325,6 +326,24 @@ export class StreamableHttpTransport implements Transport {
 
 
 
+
+/**
+ * Mcp-Method on every request and notification, and Mcp-Name for the calls that name something
+ * (2026-07-28, SEP-2243; older servers ignore them): proxies and gateways route on these without
+ * reading the body. A value that is not plain visible ASCII goes base64-encoded.
+ */
+export function routingHeaders(message: JsonRpcMessage): Record<string, string> {
+  if (!('method' in message) || typeof message.method !== 'string') return {};
+  const out: Record<string, string> = { 'mcp-method': headerSafe(message.method) };
+  const params = (message as { params?: Record<string, unknown> }).params;
+  const name = message.method === 'resources/read' ? params?.uri : message.method === 'tools/call' || message.method === 'prompts/get' ? params?.name : undefined;
+  if (typeof name === 'string') out['mcp-name'] = headerSafe(name);
+  return out;
+}
+
+function headerSafe(value: string): string {
+  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
 
 async function readText(res: Response, limit: number, shownUrl?: string): Promise<string> {
   let read: { text: string; over: boolean };

@@ -17,6 +17,8 @@ export interface ServerStatus {
   protocolVersion?: string;
   serverName?: string;
   toolCount?: number;
+  /** The server's instructions (bounded): for the person; not given to models. */
+  instructions?: string;
   error?: { code: Code; message: string; hint?: string };
 }
 
@@ -57,7 +59,8 @@ export async function buildToolRegistry(options: RegistryOptions): Promise<ToolR
     const base = { name: spec.name, url: displayUrl(spec.url), source: spec.source };
     if (outcome.status === 'rejected') return { ...base, ok: false, error: failureInfo(outcome.reason) };
     open.push(outcome.value);
-    return { ...base, ok: true, protocolVersion: outcome.value.protocolVersion, serverName: outcome.value.serverName, toolCount: outcome.value.tools.length };
+    const { protocolVersion, serverName, tools, instructions } = outcome.value;
+    return { ...base, ok: true, protocolVersion, serverName, toolCount: tools.length, ...(instructions !== undefined ? { instructions } : {}) };
   });
 
   const pairs = open.flatMap((server) => server.tools.map((tool) => ({ server, tool })));

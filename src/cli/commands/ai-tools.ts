@@ -145,6 +145,11 @@ export async function aiTools(opts: AiToolsOptions, ctx: CliContext): Promise<Co
         for (const s of registry.servers) {
           const state = s.ok ? style.green(`ok, ${s.toolCount} tool(s), ${safe(String(s.serverName))} speaking ${safe(String(s.protocolVersion))}`) : style.red(`skipped (${s.error!.code})`);
           lines.push(`  ${safe(s.name)}  ${safe(maskUrl(s.url))}  ${state}`);
+          // The server's own words, for the person: models do not get them (docs/mcp.md).
+          if (s.instructions !== undefined) {
+            lines.push(`    instructions from the server (not given to models):`);
+            for (const l of s.instructions.split('\n')) lines.push(`      ${safe(l)}`);
+          }
         }
       }
       if (nonInteractiveReason !== undefined) lines.push('', `Here, calls that need approval would be refused: ${nonInteractiveReason}.`);

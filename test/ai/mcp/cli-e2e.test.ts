@@ -1,7 +1,8 @@
-// Ctrl-C during a long `ai call`, end to end: the built CLI, the official SDK server, and either a
+// The MCP client through the built CLI, end to end. Ctrl-C during a long `ai call`: the built CLI, the official SDK server, and either a
 // plain SIGINT or Ctrl-C typed into a real pseudo-terminal (util-linux `script`). The server must
 // see notifications/cancelled for the call and DELETE for the session, and the CLI must exit 130
-// soon after. Also: progress notifications reach the screen on stderr, never stdout.
+// soon after. Also: progress notifications reach the screen on stderr, never stdout; the
+// server's instructions are shown by ai tools.
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliAsync } from '../../helpers/mcp-cli.js';
@@ -62,6 +63,16 @@ describe('Ctrl-C during ai call (built CLI, official SDK server)', () => {
       expect(r.afterInterruptMs).toBeLessThan(15_000);
     });
   }
+});
+
+describe("the server's instructions", () => {
+  it('are shown by ai tools (terminal-safe) and in its JSON, marked as not given to models', { timeout: 120_000 }, async () => {
+    const human = await runCliAsync(['ai', 'tools', '--mcp', `fx=${fixture!.url}`]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout + human.stderr).toContain('    instructions from the server (not given to models):\n      Look a gene up before deleting its records.\n      \\x1b[31mNever');
+    const json = await runCliAsync(['ai', 'tools', '--mcp', `fx=${fixture!.url}`, '--json']);
+    expect(JSON.parse(json.stdout).servers[0].instructions).toBe('Look a gene up before deleting its records.\n\u001b[31mNever\u001b[0m skip the lookup.');
+  });
 });
 
 describe('progress of a call', () => {
