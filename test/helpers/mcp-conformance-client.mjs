@@ -100,8 +100,9 @@ function inTerminal(cliArgs) {
 }
 
 let outcome = await inTerminal(commandArgs);
-// The server wants a larger scope: log in again, as the error says, and try once more.
-if (outcome.code !== 0 && login !== undefined && /ai login \S+` again to grant the larger scope/.test(outcome.screen.replace(/\s+/g, ' '))) {
+// The error says to log in (again): a larger scope, or an authorization server that changed. Do
+// as it says, once, and try once more.
+if (outcome.code !== 0 && login !== undefined && /run `oxo-flow ai login \S+`/.test(outcome.screen.replace(/\s+/g, ' '))) {
   await login();
   outcome = await inTerminal(commandArgs);
 }
