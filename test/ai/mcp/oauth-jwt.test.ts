@@ -45,3 +45,31 @@ describe('clientAssertion', () => {
     expect(() => clientAssertion({ client_id: 'c' }, as, 'private_key_jwt')).toThrow(/needs a private key/);
   });
 });
+
+describe('the private key of [mcp] oauth', () => {
+  it('from a file or a variable signs the client-credentials token request; a bad one is MCP016 without its text', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { McpAuth } = await import('../../../src/ai/mcp/oauth.js');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'oxo-jwt-'));
+    const bad = path.join(dir, 'bad.pem');
+    writeFileSync(bad, 'SECRET-LOOKING-TEXT');
+    const server = (oauth: Record<string, string>) => ({ name: 'lab', url: 'http://127.0.0.1:9/mcp', oauth: { clientId: 'robot', grant: 'client_credentials' as const, ...oauth } });
+    const ctx = { home: dir, env: { KEY: 'also-not-a-key' }, clientInfo: { name: 'oxo-flow', version: '0' } };
+    // A 401 makes the client get a token: reading the key comes first, and fails clearly.
+    for (const [oauth, message] of [
+      [{ privateKeyFile: bad }, `${bad} does not hold a private key in PEM`],
+      [{ privateKeyFile: path.join(dir, 'missing.pem') }, 'cannot read the private key file'],
+      [{ privateKeyEnv: 'KEY' }, 'the variable KEY does not hold a private key in PEM'],
+      [{ privateKeyEnv: 'UNSET' }, '[mcp] oauth names UNSET for the private key, which is not set'],
+    ] as const) {
+      const auth = new McpAuth(server(oauth), ctx);
+      const err = await auth.unauthorized(undefined).then(() => undefined, (e: Error & { code?: string }) => e);
+      await auth.close();
+      expect(err?.message).toContain(message);
+      expect(err?.message).not.toContain('SECRET-LOOKING-TEXT');
+      expect(err?.message).not.toContain('also-not-a-key');
+    }
+  });
+});
