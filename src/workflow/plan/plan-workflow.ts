@@ -3,14 +3,14 @@
 // (settings.state), it decides every job's status once (status.ts); nothing rewrites it afterwards.
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { ConfigValue, Workflow } from '../model.js';
+import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { evaluateWhen, parseWhen, type WhenExpr } from '../when.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import { expandWorkflow } from '../expand/expand-workflow.js';
 import { locate } from '../expand/dimensions.js';
 import type { Dag } from '../dag/build-dag.js';
 import { downstreamClosure, resolveTargets, upstreamClosure } from '../dag/targets.js';
-import { PlannedJob } from './planned-job.js';
+import { PlannedJob, type RuleFacts } from './planned-job.js';
 import { adjustRules } from './resources.js';
 import { decideStatuses } from './status.js';
 import { zeroByReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
@@ -119,28 +119,30 @@ function toSpecs(
   statuses: ReturnType<typeof decideStatuses>,
 ): JobSpec[] {
   const specs: JobSpec[] = [];
+  // What every job of a rule shares, worked out once per rule.
+  const factsByRule = new Map<Rule, RuleFacts>();
   // Indexed loops here and in summarise: once per job, mostly before V8 optimises them (see build-dag.ts).
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
-    const s = statuses[i]!;
-    const rule = j.rule;
-    const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
-    const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
-    const environment = rule.environment ?? workflow.defaults.environment;
-    const spec = new PlannedJob(jobs, i, dag.deps[i]!, rule.threads ?? workflow.defaults.threads ?? 1, dag.levels[i]!, s.status, s.reason, s.missingInputs);
-    if (j.step !== undefined) spec.step = j.step;
-    if (j.log !== undefined) spec.log = j.log;
-    if (memoryMb !== undefined) spec.memoryMb = memoryMb;
-    if (memory !== undefined) spec.memory = memory;
-    else if (memoryMb !== undefined) spec.memory = `${memoryMb}M`;
-    if (environment !== undefined) spec.environment = environment;
-    if (s.detail !== undefined) spec.detail = s.detail;
-    if (targets.has(i)) spec.targeted = true;
-    specs.push(spec);
+    let facts = factsByRule.get(j.rule);
+    if (facts === undefined) factsByRule.set(j.rule, (facts = ruleFacts(workflow, j.rule, jobs)));
+    specs.push(new PlannedJob(j, dag.deps[i]!, facts, statuses[i]!, targets.has(i), dag.levels[i]!));
   }
   return specs;
+}
+
+function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[]): RuleFacts {
+  const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
+  const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
+  const environment = rule.environment ?? workflow.defaults.environment;
+  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs };
+  if (memoryMb !== undefined) facts.memoryMb = memoryMb;
+  if (memory !== undefined) facts.memory = memory;
+  else if (memoryMb !== undefined) facts.memory = `${memoryMb}M`;
+  if (environment !== undefined) facts.environment = environment;
+  return facts;
 }
 
 function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
