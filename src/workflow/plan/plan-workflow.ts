@@ -13,7 +13,7 @@ import { downstreamClosure, resolveTargets, upstreamClosure } from '../dag/targe
 import { PlannedJob, type RuleFacts } from './planned-job.js';
 import { adjustRules } from './resources.js';
 import { decideStatuses } from './status.js';
-import { zeroByReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
+import { zeroByReason, type JobReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
 
 export interface PlanResult {
   plan?: Plan;
@@ -57,13 +57,13 @@ export function planWorkflow(declared: Workflow, settings: PlanSettings, fs: Pla
   const resolved = resolverFor(workflow.dir);
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
   const statuses = decideStatuses({ jobs, dag, keep, targets, whenFalse, fs, resolve: resolved, ...(settings.state !== undefined ? { state: settings.state } : {}) });
-  const specs = toSpecs(workflow, jobs, dag, keep, targets, statuses);
+  const { specs, counts } = toSpecs(workflow, jobs, dag, keep, targets, statuses);
   // Notices about changed rules, for the rules that have a job to run (an up-to-date rule is untouched).
   if (adjusted.diagnostics.length > 0) {
     const running = new Set(specs.filter((j) => j.status === 'run').map((j) => j.rule));
     diagnostics.push(...adjusted.diagnostics.filter((d) => d.rule === undefined || running.has(d.rule)));
   }
-  return { plan: summarise(workflow, specs, settings.cpus, samples.origin, samples.members.length), diagnostics };
+  return { plan: summarise(workflow, specs, counts, settings.cpus, samples.origin, samples.members.length), diagnostics };
 }
 
 /**
@@ -110,6 +110,7 @@ function evaluateConditions(
   return off;
 }
 
+/** The plan's jobs in order, counted as they are made (the summary reads the decisions, not the jobs). */
 function toSpecs(
   workflow: Workflow,
   jobs: readonly ExpandedJob[],
@@ -117,20 +118,37 @@ function toSpecs(
   keep: Uint8Array | undefined,
   targets: ReadonlySet<number>,
   statuses: ReturnType<typeof decideStatuses>,
-): JobSpec[] {
+): { specs: JobSpec[]; counts: Counts } {
   const specs: JobSpec[] = [];
+  const counts: Counts = { byReason: zeroByReason(), widths: new Map(), run: 0, phases: 0 };
   // What every job of a rule shares, worked out once per rule.
   const factsByRule = new Map<Rule, RuleFacts>();
-  // Indexed loops here and in summarise: once per job, mostly before V8 optimises them (see build-dag.ts).
+  // An indexed loop: once per job, mostly before V8 optimises it (see build-dag.ts).
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
+    const s = statuses[i]!;
+    const level = dag.levels[i]!;
     let facts = factsByRule.get(j.rule);
     if (facts === undefined) factsByRule.set(j.rule, (facts = ruleFacts(workflow, j.rule, jobs)));
-    specs.push(new PlannedJob(j, dag.deps[i]!, facts, statuses[i]!, targets.has(i), dag.levels[i]!));
+    specs.push(new PlannedJob(j, dag.deps[i]!, facts, s, targets.has(i), level));
+    counts.byReason[s.reason] += 1;
+    if (level + 1 > counts.phases) counts.phases = level + 1;
+    if (s.status === 'run') {
+      counts.run += 1;
+      counts.widths.set(level, (counts.widths.get(level) ?? 0) + 1);
+    }
   }
-  return specs;
+  return { specs, counts };
+}
+
+/** Per reason, how many jobs; per phase, how many run; how many run; how many phases. */
+interface Counts {
+  byReason: Record<JobReason, number>;
+  widths: Map<number, number>;
+  run: number;
+  phases: number;
 }
 
 function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[]): RuleFacts {
@@ -145,21 +163,9 @@ function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[])
   return facts;
 }
 
-function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
-  const byReason = zeroByReason();
-  const widths = new Map<number, number>();
-  let run = 0;
-  let phases = 0;
-  for (let k = 0; k < jobs.length; k++) {
-    const j = jobs[k]!;
-    byReason[j.reason] += 1;
-    if (j.level + 1 > phases) phases = j.level + 1;
-    if (j.status === 'run') {
-      run += 1;
-      widths.set(j.level, (widths.get(j.level) ?? 0) + 1);
-    }
-  }
-  const maxParallel = Math.max(0, ...widths.values());
+function summarise(workflow: Workflow, jobs: JobSpec[], counts: Counts, cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
+  const { byReason, run, phases } = counts;
+  const maxParallel = Math.max(0, ...counts.widths.values());
   const suggestedJobs = Math.max(1, Math.min(maxParallel, cpus ?? maxParallel));
   return {
     workflow: workflow.meta.name,
