@@ -6,14 +6,7 @@
 // (module.enableCompileCache, Node 22.1 and later), it is turned on: Node keeps it per user under the
 // system's temporary folder, checks every entry against the source and its own version and flags, and
 // recompiles when one does not match. Node 20 has no such cache, and the bundle compiles as usual.
-//
-// V8 optimises a function once it has run a budget of bytecode; the default budget suits a page or a
-// server that runs for hours. A command runs for a fraction of a second, and optimising its one-off
-// loops (planning 12,000 jobs: expandJobs alone took 45 ms of TurboFan time) cost more CPU than the
-// optimised code saved. Nine times the budget: dry-run of 12,000 jobs 0.21 -> 0.15 s CPU, of 120,000
-// within 3 %, validate and a 300-job run unchanged (docs/benchmarks.md, "dry-run at scale").
 'use strict';
-require('node:v8').setFlagsFromString('--interrupt-budget=600000');
 const fs = require('node:fs');
 const Module = require('node:module');
 const path = require('node:path');
