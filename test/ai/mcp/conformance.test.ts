@@ -61,6 +61,16 @@ const SCENARIOS = [
   'auth/2025-03-26-oauth-metadata-backcompat', 'auth/2025-03-26-oauth-endpoint-fallback',
   'auth/client-credentials-jwt', 'auth/client-credentials-basic',
 ];
+/**
+ * 0.1.13's mock authorization server for the path-issuer variants publishes metadata whose issuer is
+ * its origin, not the issuer it is fetched for. RFC 8414 §3.3 says to refuse such metadata, and this
+ * client does (later suites fixed the mock, and 0.2's auth/metadata-issuer-mismatch checks the refusal).
+ */
+const SUITE_013_MISCONFIGURED: Record<string, string[]> = {
+  'auth/metadata-var2': ['client-registration', 'authorization-request', 'token-request'],
+  'auth/metadata-var3': ['client-registration', 'authorization-request', 'token-request'],
+};
+
 /** Run the scenarios a few at a time (each starts its own mock server and our CLI). */
 async function runAll(names: string[], parallel = 4, run: (name: string) => ReturnType<typeof runScenario> = (n) => runScenario(n)) {
   const results = new Map<string, Awaited<ReturnType<typeof runScenario>>>();
@@ -75,7 +85,7 @@ async function runAll(names: string[], parallel = 4, run: (name: string) => Retu
 }
 
 describe('MCP conformance suite 0.1.13, client scenarios', () => {
-  it('passes every check of every client scenario; prints the table', { timeout: 600_000 }, async () => {
+  it('passes every check of every client scenario but where its mock server is misconfigured; prints the table', { timeout: 600_000 }, async () => {
     const results = await runAll(SCENARIOS);
     const rows = SCENARIOS.map((name) => {
       const checks = results.get(name)!.checks;
@@ -83,10 +93,11 @@ describe('MCP conformance suite 0.1.13, client scenarios', () => {
       const failed = checks.filter((c) => c.status === 'FAILURE');
       return { name, passed, total: passed + failed.length, failed: failed.map((c) => c.id) };
     });
-    console.log(['scenario                                     checks passed', ...rows.map((r) => `${r.name.padEnd(44)} ${r.passed}/${r.total}${r.failed.length > 0 ? `  (failed: ${r.failed.join(', ')})` : ''}`)].join('\n'));
+    console.log(['scenario                                     checks passed', ...rows.map((r) => `${r.name.padEnd(44)} ${r.passed}/${r.total}${r.failed.length > 0 ? `  (refused, the mock's metadata names another issuer: ${r.failed.join(', ')})` : ''}`)].join('\n'));
     for (const r of rows) {
       expect(r.total, `${r.name}: no checks ran\n${results.get(r.name)!.output}`).toBeGreaterThan(0);
-      expect(r.failed.sort(), `${r.name}\n${results.get(r.name)!.output.slice(-3000)}`).toEqual([]);
+      expect(r.failed.sort(), `${r.name}\n${results.get(r.name)!.output.slice(-3000)}`).toEqual([...(SUITE_013_MISCONFIGURED[r.name] ?? [])].sort());
+      if (SUITE_013_MISCONFIGURED[r.name] !== undefined) expect(results.get(r.name)!.output).toContain('is for issuer');
     }
     expect(results.get('tools_call')!.checks.find((c) => c.id === 'tool-add-numbers')?.status).toBe('SUCCESS');
     expect(results.get('sse-retry')!.checks.find((c) => c.id === 'client-sse-graceful-reconnect')?.status).toBe('SUCCESS');
