@@ -5,7 +5,7 @@
 // Any error on the way (a full disk, an unwritable state directory, a command too long to start)
 // fails that job with a code: nothing is swallowed, and the run's exit code says so.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Preparation } from './environment.js';
@@ -202,6 +202,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     let logOffset = 0;
     let attempt = 1;
     let interrupted = false;
+    /** Bytes of the log's own header while the log holds nothing else (one attempt, no output yet). */
+    let headerBytes = 0;
     try {
       for (; attempt <= attempts; attempt++) {
         if (options.signal.aborted) break;
@@ -217,7 +219,9 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             // The log starts afresh with the job's first attempt; later attempts append after it.
             logOffset = attempt === 1 ? 0 : fstatSync(fd).size;
             const shown = `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
-            writeSync(fd, `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`);
+            const header = `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`;
+            writeSync(fd, header);
+            headerBytes = attempt === 1 ? Buffer.byteLength(header) : 0;
             stage = 'start';
             const launch = job.launch(spec.command);
             // The one place a job's environment is built: the run's, the backend's, the values its script
@@ -266,8 +270,11 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             touchOutputs(spec.outputs, dir, started);
             if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
             stage = 'record its end';
-            store.write({ ...record, status: 'done', endedAt: new Date().toISOString() }, { durable: false });
+            // Done only once the record is on disk (group commit, shared with the jobs ending meanwhile):
+            // after a crash, an end that was not synced reruns the job.
+            await store.writeDurable({ ...record, status: 'done', endedAt: new Date().toISOString() });
             live.delete(spec.id);
+            if (headerBytes > 0) dropEmptyLog(job.logPath, headerBytes);
             return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}) };
           }
           message =
@@ -329,6 +336,18 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
 }
 
 const FAILED = 'RUN020';
+
+/**
+ * A job that succeeded without writing a byte leaves no log: its header (what ran, when) is in the
+ * run record too. A log the job wrote to, or a failed job's, stays.
+ */
+function dropEmptyLog(file: string, headerBytes: number): void {
+  try {
+    if (statSync(file).size === headerBytes) unlinkSync(file);
+  } catch {
+    // Gone already, or not removable: it stays, which costs only a file.
+  }
+}
 
 /** Wait for the attempt's end; stop it at its time limit (counted from when it runs) or on Ctrl-C. */
 async function watch(s: Started, job: RunJob, options: LifecycleOptions): Promise<Ended & { limitHit: boolean; interrupted: boolean }> {
