@@ -14,12 +14,13 @@
 // Compaction (compact(), under the project lock) writes the index crash-safely (temporary file, fsync,
 // rename, fsync of the folder) and only then removes what it folded; folding twice gives the same index.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fdatasync, fdatasyncSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { JobSpec } from '../workflow/plan/index.js';
 import { jobHash } from '../workflow/plan/job-hash.js';
 import { processStartTime } from './process-group.js';
+import { indexText, StateIndex } from './state-index.js';
 
 export type RecordStatus = 'running' | 'done' | 'failed';
 
@@ -63,48 +64,46 @@ export function stateDir(workflowDir: string): string {
 /** The hash a record carries; defined by the plan, which compares it. */
 export { jobHash } from '../workflow/plan/job-hash.js';
 
-const INDEX_HEADER = 'oxo-flow state index 1';
 const JOURNAL = '.jsonl';
 
 /**
- * The records by job id. Index records stay unparsed text until a job asks for its own (`get`), so a
- * plan of 10 jobs parses 10 records, not the 10,000 the index may hold. A per-job file of an older
- * version that exists but cannot be read has lost its job id with its content; its file name is the
- * hash of the id, so `get` still finds it and answers with a `failed` stand-in (dry-run and run both
- * rerun that job). An index that cannot be read answers so for every job it does not know.
+ * The records by job id. Records of the index stay in the file until a job asks for its own (`get`),
+ * so a plan of 10 jobs decodes 10 records, not the 10,000 the index may hold. A per-job file of an
+ * older version that exists but cannot be read has lost its job id with its content; its file name is
+ * the hash of the id, so `get` still finds it and answers with a `failed` stand-in (dry-run and run
+ * both rerun that job). An index that cannot be read answers so for every job it does not know.
  */
 export class RecordMap extends Map<string, JobRecord> {
-  readonly #raw: Map<string, string>;
+  #index: StateIndex | undefined;
+  /** Ids whose index record is superseded by nothing (an unreadable per-job file that is newer). */
+  readonly #hidden = new Set<string>();
   readonly #damaged: boolean;
 
   constructor(
     readonly unreadable: ReadonlySet<string> = new Set(),
-    raw: Map<string, string> = new Map(),
+    index?: StateIndex,
     damaged = false,
   ) {
     super();
-    this.#raw = raw;
+    this.#index = index;
     this.#damaged = damaged;
   }
 
   override get(id: string): JobRecord | undefined {
-    const found = super.get(id) ?? this.#parse(id);
+    const found = super.get(id) ?? this.#fromIndex(id);
     if (found !== undefined || !this.isUnreadable(id)) return found;
-    return { version: 1, id, rule: '', hash: '', status: 'failed', startedAt: new Date(0).toISOString(), preexisting: [], executor: 'unknown', log: '' };
+    return standIn(id);
   }
 
   override has(id: string): boolean {
-    return super.has(id) || this.#raw.has(JSON.stringify(id));
-  }
-
-  override set(id: string, record: JobRecord): this {
-    if (this.#raw !== undefined && this.#raw.size > 0) this.#raw.delete(JSON.stringify(id));
-    return super.set(id, record);
+    return super.has(id) || (this.#index !== undefined && !this.#hidden.has(id) && this.#index.lookup(id) !== undefined);
   }
 
   override delete(id: string): boolean {
-    const raw = this.#raw.delete(JSON.stringify(id));
-    return super.delete(id) || raw;
+    const had = this.has(id);
+    this.#hidden.add(id);
+    super.delete(id);
+    return had;
   }
 
   override get size(): number {
@@ -138,47 +137,59 @@ export class RecordMap extends Map<string, JobRecord> {
 
   /** True when the job's record exists but could not be read. */
   isUnreadable(id: string): boolean {
-    if (super.has(id) || this.#raw.has(JSON.stringify(id))) return false;
+    if (this.has(id)) return false;
     return this.#damaged || (this.unreadable.size > 0 && this.unreadable.has(fileName(id)));
   }
 
-  /** Index lines still unparsed, by JSON-encoded id: written back as they are by compaction. */
-  rawLines(): ReadonlyMap<string, string> {
-    return this.#raw;
-  }
-
-  /** Records parsed or written so far (not the unparsed index lines). */
+  /** Records decoded or written so far (not those still only in the index). */
   parsed(): IterableIterator<[string, JobRecord]> {
     return super.entries();
   }
 
-  #parse(id: string): JobRecord | undefined {
-    if (this.#raw.size === 0) return undefined;
-    const key = JSON.stringify(id);
-    const text = this.#raw.get(key);
+  /** What compaction writes: [JSON-encoded id, record text] of every record, index lines copied as they are. */
+  lines(): [string, string][] {
+    const out: [string, string][] = [];
+    const shadowed = super.size > 0 || this.#hidden.size > 0;
+    if (this.#index !== undefined) {
+      for (const [key, text] of this.#index.lines()) {
+        if (shadowed) {
+          const id = JSON.parse(key) as string;
+          if (super.has(id) || this.#hidden.has(id)) continue;
+        }
+        out.push([key, text]);
+      }
+    }
+    for (const [id, r] of super.entries()) out.push([JSON.stringify(id), JSON.stringify(r)]);
+    return out;
+  }
+
+  #fromIndex(id: string): JobRecord | undefined {
+    if (this.#index === undefined || this.#hidden.has(id)) return undefined;
+    const text = this.#index.lookup(id);
     if (text === undefined) return undefined;
-    this.#raw.delete(key);
-    const r = parseRecord(text);
     // A damaged index line: the job's record cannot be read, so it reruns.
-    const record = r ?? { version: 1, id, rule: '', hash: '', status: 'failed', startedAt: new Date(0).toISOString(), preexisting: [], executor: 'unknown', log: '' };
+    const record = parseRecord(text) ?? standIn(id);
     super.set(id, record);
     return record;
   }
 
   #all(): void {
-    if (this.#raw.size === 0) return;
-    for (const key of [...this.#raw.keys()]) {
+    if (this.#index === undefined) return;
+    for (const [key] of this.#index.lines()) {
       let id: unknown;
       try {
         id = JSON.parse(key);
       } catch {
-        this.#raw.delete(key);
         continue;
       }
-      if (typeof id === 'string') this.#parse(id);
-      else this.#raw.delete(key);
+      if (typeof id === 'string' && !super.has(id)) this.#fromIndex(id);
     }
+    this.#index = undefined;
   }
+}
+
+function standIn(id: string): JobRecord {
+  return { version: 1, id, rule: '', hash: '', status: 'failed', startedAt: new Date(0).toISOString(), preexisting: [], executor: 'unknown', log: '' };
 }
 
 /** What a load found on disk besides the records: what compaction folds and removes. */
@@ -309,30 +320,21 @@ export class StateStore {
     const loaded = load(this);
     const records = loaded.records;
     let dropped = 0;
-    const lines: string[] = [`${INDEX_HEADER}\n`];
-    for (const [key, text] of records.rawLines()) {
-      if (keep !== undefined) {
-        const id = JSON.parse(key) as string;
-        if (!keep(id) && parseRecord(text)?.status === 'done') {
-          dropped++;
-          continue;
-        }
-      }
-      lines.push(`${key}\t${text}\n`);
-    }
-    for (const [id, r] of records.parsed()) {
-      if (keep !== undefined && !keep(id) && r.status === 'done') {
+    let lines = records.lines();
+    if (keep !== undefined) {
+      lines = lines.filter(([key, text]) => {
+        if (keep(JSON.parse(key) as string) || parseRecord(text)?.status !== 'done') return true;
         dropped++;
-        continue;
-      }
-      lines.push(`${JSON.stringify(id)}\t${JSON.stringify(r)}\n`);
+        return false;
+      });
     }
-    writeDurably(this.indexFile, lines.join(''), this.sync);
+    writeDurably(this.indexFile, indexText(lines), this.sync);
     // Only now that the index holds them: a crash before this line folds them again, to the same.
     for (const j of loaded.journals) if (j.writerGone || j.file === this.journalFile) rmSync(j.file, { force: true });
     for (const f of [...loaded.legacy, ...loaded.temps]) rmSync(f, { force: true });
     this.#loaded = undefined;
-    return { records: lines.length - 1, journals: loaded.journals.length, legacyFiles: loaded.legacy.length, dropped };
+    shrinkIfEmpty(this.jobsDir);
+    return { records: lines.length, journals: loaded.journals.length, legacyFiles: loaded.legacy.length, dropped };
   }
 
   /** The per-job log file of the runner (the job's stdout and stderr). */
@@ -406,15 +408,9 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
   } catch {
     names = [];
   }
-  const raw = new Map<string, string>();
-  let damaged = false;
-  let text: string | undefined;
-  try {
-    text = readFileSync(store.indexFile, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') damaged = true;
-  }
-  if (text !== undefined) damaged = !parseIndex(text, raw);
+  const read = StateIndex.read(store.indexFile);
+  const index = read === 'damaged' ? undefined : read;
+  const damaged = read === 'damaged';
 
   const newer = new Map<string, JobRecord>();
   const offer = (r: JobRecord) => {
@@ -472,19 +468,15 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
     journals.push({ file, writerGone });
   }
 
-  const records = new RecordMap(new Set(unreadable.keys()), raw, damaged);
+  const records = new RecordMap(new Set(unreadable.keys()), index, damaged);
   for (const r of newer.values()) {
-    const key = JSON.stringify(r.id);
-    const inIndex = raw.get(key);
-    if (inIndex !== undefined) {
-      const old = parseRecord(inIndex);
-      if (old !== undefined && stamp(old) > stamp(r)) continue;
-    }
+    const old = records.get(r.id);
+    if (old !== undefined && !records.isUnreadable(r.id) && stamp(old) > stamp(r)) continue;
     records.set(r.id, r);
   }
   // An unreadable per-job file stands for a failed run, unless a later record of its job supersedes it.
   if (unreadable.size > 0) {
-    for (const [key] of [...raw]) {
+    for (const [key] of index?.lines() ?? []) {
       const id = JSON.parse(key) as string;
       if (unreadable.has(fileName(id))) records.get(id);
     }
@@ -497,23 +489,6 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
     }
   }
   return { records, journals, legacy, temps };
-}
-
-/** Index lines into `raw` (JSON-encoded id → record text); false when the index is not one. */
-function parseIndex(text: string, raw: Map<string, string>): boolean {
-  let start = text.indexOf('\n');
-  if (start < 0 || text.slice(0, start) !== INDEX_HEADER) return false;
-  start++;
-  let whole = true;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const tab = text.indexOf('\t', start);
-    if (tab > start && tab < end) raw.set(text.slice(start, tab), text.slice(tab + 1, end));
-    else if (end > start) whole = false;
-    start = end + 1;
-  }
-  return whole;
 }
 
 function parseRecord(text: string): JobRecord | undefined {
@@ -599,6 +574,20 @@ function syncDirAsync(dir: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/**
+ * A folder that once held thousands of per-job files keeps its size after they go (ext4 never shrinks
+ * a directory), and every start reads all of it: an empty one that grew past 64 KiB is made anew.
+ */
+function shrinkIfEmpty(dir: string): void {
+  try {
+    if (statSync(dir).size <= 64 * 1024) return;
+    rmdirSync(dir);
+    mkdirSync(dir);
+  } catch {
+    // Not empty (a live writer's journal), or not ours to remove: it stays as it is.
+  }
 }
 
 /** A new name is durable only once its folder is synced (not every file system allows it). */

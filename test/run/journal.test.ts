@@ -119,9 +119,21 @@ describe('the state store', () => {
     new StateStore(dir, false).compact();
     const records = new StateStore(dir).records();
     expect(records.get('old[sample=S42]')?.status).toBe('done');
-    expect(records.rawLines().size).toBe(9_999);
+    expect([...records.parsed()]).toHaveLength(1);
     expect(records.get('never')).toBeUndefined();
     expect(records.size).toBe(10_000);
+  });
+
+  it('finds every id in the sorted index, whatever its characters, and nothing else', () => {
+    const dir = tempDir('oxo-journal-');
+    const ids = ['a', 'b[sample=S1]', 'b[sample=S10]', 'b[sample=S2]', 'é', '\u{1F600}', '\uFFFD', 'z"q', 'tab\tin', 'A', ''];
+    const w = new StateStore(dir, false, 'ids');
+    for (const id of ids) w.write(rec(id, 'done', '2026-01-01T00:00:00.000Z'));
+    w.close();
+    new StateStore(dir, false).compact();
+    const records = new StateStore(dir).records();
+    for (const id of ids) expect(records.get(id)?.id, id).toBe(id);
+    for (const id of ['b', 'b[sample=S3]', 'zz', '\u{1F601}']) expect(records.get(id), id).toBeUndefined();
   });
 
   it("keeps the journal of a writer that still runs: compaction folds it but does not remove it", () => {
