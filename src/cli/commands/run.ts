@@ -169,6 +169,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
             cwd: ctx.cwd,
             env,
             secrets: ctx.secrets,
+            jobRunId: runId,
           }),
         )
       : undefined;
