@@ -108,18 +108,36 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
       options.onEvent({ kind: 'note', message: `could not remove the temp output ${p}: ${(err as Error).message}` });
     }
   };
+  const committing: Promise<void>[] = [];
   const runOne = async (job: RunJob): Promise<boolean> => {
     const prepFailed = job.preparation !== undefined ? failedPreparations.get(job.preparation) : undefined;
     const result =
       prepFailed !== undefined
         ? { ...base(job), outcome: 'failed' as const, code: 'RUN047', message: prepFailed, attempts: 0 }
         : await runJob(job, options, live, canAdopt(job, ids, adopted) ? adopted : undefined);
-    results.set(job.id, result);
-    if (result.outcome === 'done') {
-      options.onEvent({ kind: 'done', id: job.id, seconds: result.seconds ?? 0 });
-      for (const p of temp.done(job.id)) removeTemp(p);
+    if ('durable' in result) {
+      // Its `done` record is appended and syncing with the next group commit: the job's slot is free
+      // now, so the next job's start record shares that sync. A job that needs this one starts only
+      // once its own start record is synced, which syncs this one's end before it (one journal, in
+      // order). Temp inputs go once the end is on disk; a sync that fails fails the job (RUN042).
+      const { durable, ...done } = result;
+      results.set(job.id, done);
+      options.onEvent({ kind: 'done', id: job.id, seconds: done.seconds ?? 0 });
+      committing.push(
+        durable.then(
+          () => {
+            for (const p of temp.done(job.id)) removeTemp(p);
+          },
+          (err: unknown) => {
+            const failed: JobResult = { ...done, outcome: 'failed', code: 'RUN042', message: `could not record its end: ${errText(err)}` };
+            results.set(job.id, failed);
+            options.onEvent({ kind: 'failed', id: job.id, message: failed.message!, log: failed.log, code: 'RUN042' });
+          },
+        ),
+      );
       return true;
     }
+    results.set(job.id, result);
     if (result.outcome !== 'interrupted') options.onEvent({ kind: 'failed', id: job.id, message: result.message ?? result.outcome, log: result.log, ...(result.code ? { code: result.code } : {}) });
     return false;
   };
@@ -130,6 +148,8 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   } finally {
     executor.close();
   }
+  // Every end record on disk before the run reports.
+  await Promise.all(committing);
   // Temp outputs this run made and no job of it read go at the end.
   if (!options.signal.aborted) for (const p of temp.atEnd()) removeTemp(p);
   for (const job of jobs) {
@@ -165,7 +185,10 @@ function errText(err: unknown): string {
   return `${errCode(err)}${message}`;
 }
 
-async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined): Promise<JobResult> {
+/** A job's result; a `done` one carries the sync of its end record (group commit), still under way. */
+type Ran = JobResult | (JobResult & { outcome: 'done'; durable: Promise<void> });
+
+async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined): Promise<Ran> {
   const { workflowDir: dir, store, executor } = options;
   const spec = job.spec;
   const started = Date.now();
@@ -270,12 +293,12 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             touchOutputs(spec.outputs, dir, started);
             if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
             stage = 'record its end';
-            // Done only once the record is on disk (group commit, shared with the jobs ending meanwhile):
-            // after a crash, an end that was not synced reruns the job.
-            await store.writeDurable({ ...record, status: 'done', endedAt: new Date().toISOString() });
+            // Done only once the record is on disk (group commit, shared with the records appended
+            // meanwhile): after a crash, an end that was not synced reruns the job.
+            const durable = store.appendDurable({ ...record, status: 'done', endedAt: new Date().toISOString() });
             live.delete(spec.id);
             if (headerBytes > 0) dropEmptyLog(job.logPath, headerBytes);
-            return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}) };
+            return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}), durable };
           }
           message =
             folders.length > 0

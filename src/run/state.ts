@@ -286,10 +286,18 @@ export class StateStore {
    */
   writeDurable(record: JobRecord): Promise<void> {
     try {
-      this.#append(record);
+      return this.appendDurable(record);
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /**
+   * writeDurable, but a record that cannot be appended throws at once (ENOSPC…); the promise tells
+   * whether its sync succeeded. The record is in the file (and survives a killed runner) on return.
+   */
+  appendDurable(record: JobRecord): Promise<void> {
+    this.#append(record);
     if (!this.sync) {
       this.records().set(record.id, record);
       return Promise.resolve();
