@@ -84,9 +84,11 @@ if (args.includes('--prepare')) {
 const countFiles = (dir) => (existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0);
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 const lines = [];
-const say = (l) => {
-  console.log(l);
-  lines.push(l);
+const say = (...ls) => {
+  for (const l of ls) {
+    console.log(l);
+    lines.push(l);
+  }
 };
 say(`Machine: ${machineDescription()}; load at start ${load()}; ${runs} interleaved runs each, medians.`);
 
