@@ -369,7 +369,7 @@ export class StateStore {
       this.#brokenLine = false;
     } catch (err) {
       // Part of the line may be in the file: the reader skips it, and the next record starts afresh.
-      if (at > 0 || !this.#brokenLine) this.#brokenLine = true;
+      this.#brokenLine = true;
       throw err;
     }
   }
