@@ -142,15 +142,17 @@ function tools(w) {
   return list;
 }
 
-/** The jobs alone: xargs starts the same shells, two at a time (for the fan-in jobs too, after the rest). */
+/** The jobs alone: xargs starts the same shells, two at a time. */
 function bare(w) {
   const dir = mkdtempSync(path.join(tmpdir(), 'oxo-bench-bare-'));
   for (const d of w.dirs) mkdirSync(path.join(dir, d), { recursive: true });
-  const fanIn = w.bare.filter((c) => c.startsWith('cat '));
+  // In dependency order: the per-sample jobs, then the fan-ins, then the reports that read them.
+  const reports = w.bare.filter((c) => c.endsWith('report.txt'));
+  const fanIn = w.bare.filter((c) => c.startsWith('cat ') && !reports.includes(c));
   const flat = w.bare.filter((c) => !c.startsWith('cat '));
   const start = process.hrtime.bigint();
   const before = childTicks();
-  for (const batch of [flat, fanIn]) {
+  for (const batch of [flat, fanIn, reports]) {
     if (batch.length === 0) continue;
     const r = spawnSync('xargs', ['-0', '-P', '2', '-n', '1', 'sh', '-c'], { cwd: dir, input: `${batch.join('\0')}\0` });
     if (r.status !== 0) throw new Error(`xargs failed: ${r.stderr}`);
