@@ -117,7 +117,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
       memory: memorySchema.optional().describe('memory (wins over resources.memory)'),
       resources: resourcesSchema.optional(),
       environment: environmentSchema.optional(),
-      params: z.record(z.string(), configValueSchema).optional().describe('values for {params.key}'),
+      params: z.record(z.string(), configValueSchema).optional().describe('values for {params.key}; strings may hold placeholders ({sample}, {config.key}, {threads}), and an array of strings is an option list (one argument per element)'),
       depends_on: z.array(z.string()).optional().describe('rules that must finish first'),
       when: z.string().optional().describe('condition; the rule is skipped when it is false'),
       retries: integer().optional().describe('extra attempts after a failure'),

@@ -2,7 +2,7 @@
 // scan them uniformly and point at the right line.
 import type { KeyPath, PathSet, Rule } from '../model.js';
 
-export type TextField = 'input' | 'output' | 'log' | 'shell' | 'script' | 'map' | 'combine' | 'expand_inputs';
+export type TextField = 'input' | 'output' | 'log' | 'shell' | 'script' | 'map' | 'combine' | 'expand_inputs' | 'params';
 
 export interface RuleText {
   field: TextField;
@@ -36,5 +36,17 @@ export function allTexts(rule: Rule): RuleText[] {
   if (rule.log !== undefined) out.push({ field: 'log', path: [...base, 'log'], text: rule.log });
   if (rule.script !== undefined) out.push({ field: 'script', path: [...base, 'script'], text: rule.script });
   rule.expandInputs.forEach((e, i) => out.push({ field: 'expand_inputs', path: [...base, 'expand_inputs', i, 'pattern'], text: e.pattern }));
+  out.push(...paramsTexts(rule));
+  return out;
+}
+
+/** Each string of `params` (an option list's strings one by one): they hold placeholders too. */
+export function paramsTexts(rule: Rule): RuleText[] {
+  const out: RuleText[] = [];
+  const base = ['rules', rule.index, 'params'] as const;
+  for (const [key, v] of Object.entries(rule.params)) {
+    if (typeof v === 'string') out.push({ field: 'params', path: [...base, key], text: v });
+    else if (Array.isArray(v)) v.forEach((x, i) => typeof x === 'string' && out.push({ field: 'params', path: [...base, key, i], text: x }));
+  }
   return out;
 }

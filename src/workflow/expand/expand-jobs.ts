@@ -8,6 +8,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate, type RenderValues, type Template } from '../render/template.js';
 import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
+import { compileParams, renderParams, type CompiledParams } from '../render/params.js';
 import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { listValues, locate, mentionedNames, ruleDimensions, unusableValues, type Dimension, type Option } from './dimensions.js';
@@ -76,6 +77,8 @@ interface CompiledRule {
   isScript: boolean;
   map?: Template;
   combine?: Template;
+  /** The params values, when some hold placeholders (else the rule's own values are used as they are). */
+  params?: CompiledParams;
   /** Where each placeholder of command, map and combine sits (not for a script rule's path). */
   commandShell?: ShellAnalysis;
   mapShell?: ShellAnalysis;
@@ -211,6 +214,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     if (c === undefined) continue;
     const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
     if (!c.isScript && c.command) fanOut.push(c.command);
+    if (c.params) fanOut.push(...c.params.templates);
     const mentioned = mentionedNames(fanOut);
     if (rule.transform) mentioned.delete(rule.transform.split.by);
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
@@ -337,6 +341,8 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
   else if (rule.script !== undefined) c.command = compileTemplate(rule.script);
   if (rule.transform?.map !== undefined) c.map = compileTemplate(rule.transform.map);
   if (rule.transform?.combine !== undefined) c.combine = compileTemplate(rule.transform.combine.shell);
+  const params = compileParams(rule.params);
+  if (params !== undefined) c.params = params;
   let ok = true;
   // Where each placeholder of a command sits; a command the checks refuse (E041, E042) makes no job.
   const shells: [Template | undefined, string | undefined, 'commandShell' | 'mapShell' | 'combineShell', string][] = [
@@ -382,7 +388,7 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
     c.expand.push({ pattern: compileTemplate(e.pattern), variables });
   }
   c.confine = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...c.expand.map((e) => e.pattern)].some((t) => t.parts.some((p) => typeof p !== 'string'));
-  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
+  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : []), ...(c.params?.templates ?? [])];
   const reported = new Set<string>();
   for (const t of all) {
     for (const key of t.configKeys) {
@@ -603,13 +609,17 @@ const INTERPRETERS: Record<string, string> = {
 };
 
 function commandValues(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderValues {
+  const memory = source.memory !== undefined ? { memory: source.memory } : {};
+  const compiled = source.compiled.params;
+  // A params value is filled from the job's own values (never from its paths), like a path is.
+  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => j.values[n], config, threads: source.threads, ...memory });
   return {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
     ...(j.log !== undefined ? { log: j.log } : {}),
     threads: source.threads,
-    ...(source.memory !== undefined ? { memory: source.memory } : {}),
-    params: j.rule.params,
+    ...memory,
+    params,
     config,
     // {chunks} is the combine step's list of chunk files: one word each.
     vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : j.values[n]),
