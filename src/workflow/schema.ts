@@ -94,7 +94,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
   const expandInputSchema = z
     .strictObject({
       pattern: z.string().describe('path pattern with {variable} wildcards'),
-      variables: z.record(z.string(), z.string()).optional().describe('variable → "config.key" or a comma-separated list'),
+      variables: z.record(z.string(), z.string()).optional().describe('variable → "config.key" or a comma-separated list; the key may name the job\'s wildcards: "config.samples_{group}" is the samples of the job\'s group'),
     })
     .describe('fan-in: the pattern expanded over the variables');
 

@@ -2,7 +2,7 @@
 // params values and option lists (each element its own argument, hostile values kept as data),
 // per-group fan-in, script rules reading their job from the environment and a JSON file, and
 // E031 for placeholder spellings oxo-flow does not have.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -82,5 +82,59 @@ describe('placeholders in params, option lists', () => {
     ]);
     expect(e[0]!.message).toContain('{smaple} in params.rg');
     expect(e[1]!.message).toContain('{input} in params.p');
+  });
+});
+
+describe('per-group fan-in', () => {
+  const text =
+    `${HEAD}[[sample_groups]]\nname = "ctrl"\nsamples = ["c1", "c2"]\n\n[[sample_groups]]\nname = "treat"\nsamples = ["t1", "t2", "t3"]\n\n` +
+    `[[rules]]\nname = "count"\ninput = ["raw/{sample}.txt"]\noutput = ["counts/{sample}.tsv"]\nshell = "printf '%s\\\\t%s\\\\n' {sample} $(wc -l < {input}) > {output}"\n\n` +
+    `[[rules]]\nname = "merge_group"\noutput = ["merged/{group}.tsv"]\n` +
+    `expand_inputs = [{ pattern = "counts/{sample}.tsv", variables = { sample = "config.samples_{group}" } }]\nshell = "cat {input} > {output}"\n\n` +
+    `[[rules]]\nname = "merge_all"\noutput = ["merged/all.tsv"]\n` +
+    `expand_inputs = [{ pattern = "counts/{sample}.tsv", variables = { sample = "config.samples_list" } }]\nshell = "cat {input} > {output}"\n`;
+  const raw = { c1: 1, c2: 2, t1: 3, t2: 4, t3: 5 };
+  const files = Object.fromEntries(Object.entries(raw).map(([s, n]) => [`raw/${s}.txt`, 'x\n'.repeat(n)]));
+
+  function withRaw(): string {
+    const dir = project(text);
+    for (const [file, body] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), body);
+    }
+    return dir;
+  }
+
+  it('one job per group with that group\'s samples, beside the all-samples fan-in; run merges each group', () => {
+    const dir = withRaw();
+    const plan = runCliJson(['dry-run'], { cwd: dir });
+    expect(plan.code, plan.stdout).toBe(0);
+    const inputs = Object.fromEntries(jobsOf(plan.json).filter((j) => j.id.startsWith('merge')).map((j) => [j.id, j.inputs]));
+    expect(inputs).toEqual({
+      'merge_group[group=ctrl]': ['counts/c1.tsv', 'counts/c2.tsv'],
+      'merge_group[group=treat]': ['counts/t1.tsv', 'counts/t2.tsv', 'counts/t3.tsv'],
+      merge_all: ['counts/c1.tsv', 'counts/c2.tsv', 'counts/t1.tsv', 'counts/t2.tsv', 'counts/t3.tsv'],
+    });
+    const r = runCliJson(['run', '-j', '2'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(read(dir, 'merged/ctrl.tsv')).toBe('c1\t1\nc2\t2\n');
+    expect(read(dir, 'merged/treat.tsv')).toBe('t1\t3\nt2\t4\nt3\t5\n');
+    expect(read(dir, 'merged/all.tsv')).toBe('c1\t1\nc2\t2\nt1\t3\nt2\t4\nt3\t5\n');
+  });
+
+  it('a per-group source naming a key some group lacks is E005 per group; a misspelt placeholder there is E031', () => {
+    const missing = project(text.replace('config.samples_{group}', 'config.n_{group}'));
+    const r = runCliJson(['validate'], { cwd: missing });
+    expect(r.code).toBe(1);
+    expect(errorsOf(r.json).map((d) => d.message)).toEqual([
+      expect.stringContaining('config.n_ctrl (for group ctrl)'),
+      expect.stringContaining('config.n_treat (for group treat)'),
+    ]);
+    const typo = project(text.replace('config.samples_{group}', 'config.samples_{grp}'));
+    for (const cmd of ['validate', 'dry-run']) {
+      const t = runCliJson([cmd], { cwd: typo });
+      expect(t.code, cmd).toBe(1);
+      expect(errorsOf(t.json).map((d) => d.code), cmd).toEqual(['E031']);
+    }
   });
 });

@@ -45,7 +45,7 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
     // A wildcard in a path decides the rule's jobs: without a source it is E021 in dry-run and W024 in
     // lint. A name only a command uses decides nothing, so here is where it must be caught.
     for (const r of refs) {
-      if (isCommand(r.t) || r.t.field === 'params') continue;
+      if (isCommand(r.t) || r.t.field === 'params' || r.t.field === 'expand_source') continue;
       for (const p of r.refs) if (p.ref.kind === 'var') possible.add(p.ref.name);
     }
     const reported = new Set<string>();
@@ -67,6 +67,7 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
 
 function fieldName(t: RuleText): string {
   if (t.field === 'params') return `params.${String(t.path[3])}`;
+  if (t.field === 'expand_source') return `expand_inputs.variables.${String(t.path[5])}`;
   return t.field === 'map' ? 'transform.map' : t.field === 'combine' ? 'transform.combine.shell' : t.field;
 }
 
@@ -81,6 +82,7 @@ function unfillable(w: Workflow, rule: Rule, t: RuleText, part: TemplateRef, pos
   const ref = part.ref;
   const inCommand = isCommand(t);
   if (t.field === 'params' && (ref.kind === 'paths' || ref.kind === 'log' || ref.kind === 'params')) return `${PARAMS_ONLY}; use ${part.raw} in the command itself`;
+  if (t.field === 'expand_source' && ref.kind !== 'var' && ref.kind !== 'config' && ref.kind !== 'unknown') return 'an expand_inputs source is filled from the job\'s wildcards only, such as config.samples_{group}';
   switch (ref.kind) {
     case 'paths': {
       if (!inCommand) return `a path cannot refer to {${ref.which}}`;

@@ -2,7 +2,7 @@
 // scan them uniformly and point at the right line.
 import type { KeyPath, PathSet, Rule } from '../model.js';
 
-export type TextField = 'input' | 'output' | 'log' | 'shell' | 'script' | 'map' | 'combine' | 'expand_inputs' | 'params';
+export type TextField = 'input' | 'output' | 'log' | 'shell' | 'script' | 'map' | 'combine' | 'expand_inputs' | 'expand_source' | 'params';
 
 export interface RuleText {
   field: TextField;
@@ -35,7 +35,11 @@ export function allTexts(rule: Rule): RuleText[] {
   const base = ['rules', rule.index] as const;
   if (rule.log !== undefined) out.push({ field: 'log', path: [...base, 'log'], text: rule.log });
   if (rule.script !== undefined) out.push({ field: 'script', path: [...base, 'script'], text: rule.script });
-  rule.expandInputs.forEach((e, i) => out.push({ field: 'expand_inputs', path: [...base, 'expand_inputs', i, 'pattern'], text: e.pattern }));
+  rule.expandInputs.forEach((e, i) => {
+    out.push({ field: 'expand_inputs', path: [...base, 'expand_inputs', i, 'pattern'], text: e.pattern });
+    // A variable's source may name the job's own values: `config.samples_{group}`.
+    for (const [name, source] of Object.entries(e.variables)) out.push({ field: 'expand_source', path: [...base, 'expand_inputs', i, 'variables', name], text: source });
+  });
   out.push(...paramsTexts(rule));
   return out;
 }

@@ -83,12 +83,23 @@ interface CompiledRule {
   commandShell?: ShellAnalysis;
   mapShell?: ShellAnalysis;
   combineShell?: ShellAnalysis;
-  expand: { pattern: Template; variables: [string, string[]][] }[];
+  expand: Expansion[];
   /** Some path takes values (wildcards, config): its rendered form must stay in the project. */
   confine: boolean;
   /** Per output / log template: written absolute, so an absolute rendered path is what the user meant. */
   absoluteOutputs: boolean[];
   absoluteLog: boolean;
+}
+
+/**
+ * One expand_inputs entry: each variable's values, or, for a source with placeholders
+ * (`config.samples_{group}`: the samples of the job's group), the template that names them per job.
+ */
+interface Expansion {
+  pattern: Template;
+  variables: [string, string[] | Template][];
+  /** Where a per-job source's values are looked up, kept by the source as rendered. */
+  lookups: Map<string, string[] | undefined>;
 }
 
 /** What every job of one rule shares when its command is rendered. */
@@ -215,6 +226,8 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
     if (!c.isScript && c.command) fanOut.push(c.command);
     if (c.params) fanOut.push(...c.params.templates);
+    // A per-group fan-in (`config.samples_{group}`) makes one job per group.
+    for (const e of c.expand) for (const [, from] of e.variables) if (!Array.isArray(from)) fanOut.push(from);
     const mentioned = mentionedNames(fanOut);
     if (rule.transform) mentioned.delete(rule.transform.split.by);
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
@@ -252,12 +265,17 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     }
     const made: ExpandedJob[] = [];
     let escaped: { field: string; path: string } | undefined;
+    let unsetSource: string | undefined;
     const combos = product(dims);
     for (let k = 0; k < combos.length; k++) {
       const combo = combos[k]!;
       values = combo.values;
       const inputs = c.inputs.map(renderPath);
-      for (let e = 0; e < c.expand.length; e++) inputs.push(...expandPattern(c.expand[e]!, values, getConfig));
+      for (let e = 0; e < c.expand.length; e++) {
+        const expanded = expandPattern(c.expand[e]!, values, config);
+        if (Array.isArray(expanded)) inputs.push(...expanded);
+        else unsetSource ??= expanded.missing;
+      }
       const outputs = c.outputs.map(renderPath);
       const log = c.log ? renderPath(c.log) : undefined;
       if (c.confine && escaped === undefined) escaped = firstEscape(c, inputs, outputs, log);
@@ -276,6 +294,16 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
           ...locate(workflow, rule, escaped.field),
           rule: rule.name,
           hint: 'a sample, wildcard or config value must not add ".." (or, for outputs and logs, make the path absolute); keep external data in inputs given by absolute paths',
+        }),
+      );
+      continue;
+    }
+    if (unsetSource !== undefined && !settings.standIns) {
+      diagnostics.push(
+        diagnostic('E005', `expand_inputs of rule ${rule.name}: ${unsetSource} is not defined in [config] (filled in from the job's values)`, {
+          ...locate(workflow, rule, 'expand_inputs'),
+          rule: rule.name,
+          hint: 'config.samples_<group> exists for every sample group; for another key, define one per value the job can have',
         }),
       );
       continue;
@@ -370,8 +398,14 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
     }
   }
   for (const e of rule.expandInputs) {
-    const variables: [string, string[]][] = [];
+    const variables: [string, string[] | Template][] = [];
     for (const [name, from] of Object.entries(e.variables)) {
+      const source = compileTemplate(from);
+      if (source.vars.length > 0) {
+        // Filled per job (expandPattern); a key with no value is E005 there.
+        variables.push([name, source]);
+        continue;
+      }
       const values = listValues(undefined, from, config);
       if (values === undefined) {
         diagnostics.push(
@@ -385,7 +419,7 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
       }
       variables.push([name, values]);
     }
-    c.expand.push({ pattern: compileTemplate(e.pattern), variables });
+    c.expand.push({ pattern: compileTemplate(e.pattern), variables, lookups: new Map() });
   }
   c.confine = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...c.expand.map((e) => e.pattern)].some((t) => t.parts.some((p) => typeof p !== 'string'));
   const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : []), ...(c.params?.templates ?? [])];
@@ -457,18 +491,32 @@ function product(dims: readonly Dimension[]): readonly Option[] {
   }
 }
 
+/**
+ * A job's expand_inputs paths: the pattern once per combination of its variables' values. A source
+ * with placeholders is filled with the job's values first (`config.samples_{group}` → the key of
+ * the job's group); undefined names that source when it has no value.
+ */
 function expandPattern(
-  e: CompiledRule['expand'][number],
+  e: Expansion,
   jobValues: Record<string, string>,
-  config: (key: string) => ConfigValue | undefined,
-): string[] {
+  config: ReadonlyMap<string, ConfigValue>,
+): string[] | { missing: string } {
+  const getConfig = (key: string) => config.get(key);
   let rows: Record<string, string>[] = [{}];
-  for (const [name, values] of e.variables) {
+  for (const [name, from] of e.variables) {
+    let values: string[] | undefined;
+    if (Array.isArray(from)) values = from;
+    else {
+      const source = renderTemplate(from, { vars: (n) => jobValues[n], config: getConfig });
+      if (!e.lookups.has(source)) e.lookups.set(source, listValues(undefined, source, config));
+      values = e.lookups.get(source);
+      if (values === undefined) return { missing: source };
+    }
     const next: Record<string, string>[] = [];
     for (const row of rows) for (const v of values) next.push({ ...row, [name]: v });
     rows = next;
   }
-  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config }));
+  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config: getConfig }));
 }
 
 function transformJobs(
