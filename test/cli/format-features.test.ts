@@ -230,3 +230,41 @@ writeLines("ok", Sys.getenv("OXO_LOG"))
     expect(jobsOf(changed.json).map((j) => (j as unknown as { reason: string }).reason)).toEqual(['command changed', 'command changed']);
   });
 });
+
+describe('placeholder spellings oxo-flow does not have', () => {
+  const text = (shell: string, extra = '') =>
+    `${HEAD}[[sample_groups]]\nname = "g"\nsamples = ["A"]\n\n[[rules]]\nname = "r"\noutput = ["o/{sample}.txt"]\n${extra}shell = ${JSON.stringify(shell)}\n`;
+
+  it.each([
+    ['{wildcards.sample}', 'echo {wildcards.sample} > {output}', '', '{sample}'],
+    ['{resources.mem_mb}', 'tool -m {resources.mem_mb} > {output}', 'memory = "2G"\n', '{memory}'],
+    ['{resources.cpus}', 'tool -t {resources.cpus} > {output}', '', '{threads}'],
+    ['{param.x}', 'tool {param.x} > {output}', 'params = { x = "1" }\n', '{params.x}'],
+  ])('%s is E031 with the did-you-mean, in validate, lint and dry-run alike', (raw, shell, extra, ours) => {
+    const dir = project(text(shell, extra));
+    for (const cmd of ['validate', 'lint', 'dry-run']) {
+      const r = runCliJson([cmd], { cwd: dir });
+      expect(r.code, cmd).toBe(1);
+      const e = errorsOf(r.json);
+      expect(e.map((d) => d.code), cmd).toEqual(['E031']);
+      expect(e[0]!.message, cmd).toContain(`${raw} in shell of rule "r" cannot be filled`);
+      expect(e[0]!.message, cmd).toContain(`did you mean ${ours}?`);
+      expect(e[0]!.hint, cmd).toBe(`write ${ours}`);
+      expect(e[0]!.line, cmd).toBe(extra === '' ? 11 : 12);
+    }
+  });
+
+  it('{foo.bar} is E031 naming the namespaces there are; {memory} with no memory is E031; both fixed, the run fills them', () => {
+    const bad = project(text('tool {foo.bar} -m {memory} > {output}'));
+    const r = runCliJson(['dry-run'], { cwd: bad });
+    expect(r.code).toBe(1);
+    expect(errorsOf(r.json).map((d) => d.message)).toEqual([
+      expect.stringContaining('{foo.bar} is no placeholder of oxo-flow\'s'),
+      expect.stringContaining('{memory} in shell of rule "r" cannot be filled: the rule has no memory'),
+    ]);
+    const good = project(text('echo {sample} {memory} > {output}', 'memory = "2G"\n'));
+    const run = runCliJson(['run', '-j', '1'], { cwd: good });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(read(good, 'o/A.txt')).toBe('A 2G\n');
+  });
+});
