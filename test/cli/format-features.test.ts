@@ -143,7 +143,7 @@ describe('per-group fan-in', () => {
 describe('script rules read their job from the environment and a JSON file', () => {
   const rule = (name: string, script: string) =>
     `[[rules]]\nname = "${name}"\ninput = { reads = "raw/{sample}.txt" }\noutput = ["out/${name}/{sample}.txt"]\nlog = "logs/${name}/{sample}.log"\nthreads = 2\nmemory = "1G"\n` +
-    `params = { minlen = 30, rg = "ID:{sample}", opts = ["-a", "b c", "$(touch PWNED)"] }\nscript = "${script}"\n\n`;
+    `params = { minlen = 30, rg = "ID:{sample}", opts = ["-a", "b c", "$(touch PWNED)"], auth = "Bearer {config.token}" }\nscript = "${script}"\n\n`;
   const text = (rules: string) =>
     `${HEAD}[config]\nlabel = "run 1"\ntoken = { default = "s3cr3t-token-value", sensitive = true }\n\n[[sample_groups]]\nname = "g"\nsamples = ["S1", "x y"]\n\n${rules}`;
 
@@ -153,6 +153,7 @@ job = json.load(open(os.environ["OXO_JOB_JSON"]))
 assert os.path.isabs(os.environ["OXO_JOB_JSON"])
 assert job["input"] == [os.environ["OXO_INPUT_0"]] and job["named_input"]["reads"] == os.environ["OXO_INPUT_READS"]
 assert job["config"]["token"] == "***" and os.environ["OXO_CONFIG_TOKEN"] == "s3cr3t-token-value"
+assert job["params"]["auth"] == "Bearer ***" and os.environ["OXO_PARAMS_AUTH"] == "Bearer s3cr3t-token-value"
 opts = [os.environ["OXO_PARAMS_OPTS_%d" % i] for i in range(int(os.environ["OXO_PARAMS_OPTS_COUNT"]))]
 assert opts == job["params"]["opts"]
 with open(job["output"][0], "w") as out:
