@@ -163,8 +163,8 @@ const cases: Case[] = [
   {
     code: 'E050',
     name: 'an option list in an unquoted here-document',
-    fires: wf(rule(`output = ["o"]\nparams = { opts = ["-a", "-b"] }\nshell = \"\"\"\ncat > {output} <<EOF\nopts: {params.opts}\nEOF\n\"\"\"`)),
-    clean: wf(rule(`output = ["o"]\nparams = { opts = "-a -b" }\nshell = \"\"\"\ncat > {output} <<EOF\nopts: {params.opts}\nEOF\n\"\"\"`)),
+    fires: wf(rule(`output = ["o"]\nparams = { opts = ["-a", "-b"] }\nshell = """\ncat > {output} <<EOF\nopts: {params.opts}\nEOF\n"""`)),
+    clean: wf(rule(`output = ["o"]\nparams = { opts = "-a -b" }\nshell = """\ncat > {output} <<EOF\nopts: {params.opts}\nEOF\n"""`)),
   },
   {
     code: 'E031',
