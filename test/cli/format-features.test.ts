@@ -82,6 +82,7 @@ describe('placeholders in params, option lists', () => {
       ['E031', 8],
     ]);
     expect(e[0]!.message).toContain('{smaple} in params.rg');
+    expect(e[0]!.message).toContain('(did you mean {sample}?)');
     expect(e[1]!.message).toContain('{input} in params.p');
   });
 });
