@@ -96,6 +96,8 @@ interface CommandSource {
   config: (key: string) => ConfigValue | undefined;
   /** Set when the workflow has sensitive config values: the config as displays see it. */
   masked?: Masking;
+  /** Set when the pipeline is not in the project directory: where a `script` file is found. */
+  pipelineDir?: string;
 }
 
 /** Sensitive config keys read as `***`; their values, as words, are also hidden wherever else they land. */
@@ -312,7 +314,9 @@ function commandSource(
   const rule = compiled.rule;
   const threads = rule.threads ?? workflow.defaults.threads ?? 1;
   const memory = rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText);
-  return masked === undefined ? { compiled, threads, memory, config } : { compiled, threads, memory, config, masked };
+  const source: CommandSource = masked === undefined ? { compiled, threads, memory, config } : { compiled, threads, memory, config, masked };
+  if (workflow.pipelineDir !== workflow.dir) source.pipelineDir = workflow.pipelineDir;
+  return source;
 }
 
 /**
@@ -626,7 +630,9 @@ function commandOf(j: ExpandedJob, c: CompiledRule): { template: Template; analy
 function scriptPath(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string | undefined {
   const c = source.compiled;
   if (!c.isScript || j.step !== undefined || c.command === undefined) return undefined;
-  return renderTemplate(c.command, commandValues(j, source, config));
+  const file = renderTemplate(c.command, commandValues(j, source, config));
+  // A script ships with the pipeline: found next to the workflow file, while the job runs in the project.
+  return source.pipelineDir === undefined || path.isAbsolute(file) ? file : path.join(source.pipelineDir, file);
 }
 
 function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderedScript {
