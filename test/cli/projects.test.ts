@@ -133,7 +133,10 @@ describe('the project directory is not the pipeline directory', () => {
     chmodTree(pipe, false);
     const r = runCliJson(['dry-run', '-d', 'projX', 'srv/pipe/main.oxoflow', '--configfile', 'projX/project.yaml'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.json.project).toBe(project);
     const jobs = r.json.jobs as { id: string; inputs: string[]; env: Record<string, string> }[];
+    const text = runCli(['dry-run', '-d', 'projX', 'srv/pipe/main.oxoflow', '--configfile', 'projX/project.yaml'], { cwd: root });
+    expect(text.stderr.split('\n')[1]).toBe(`project: ${project} (data, results and .oxo-flow/ are read and written there)`);
     expect(jobs.find((j) => j.id === 'greet[sample=S1]')?.inputs).toEqual(['raw/S1_R1.fq']);
     // The sheet's path is shown relative to where the command runs.
     const bad = runCliJson(['validate', '--directory', 'projX', 'srv/pipe/main.oxoflow', 'samplesheet=missing.csv'], { cwd: root });
