@@ -205,6 +205,7 @@ describe('--configfile', () => {
       ['choice.toml', 'samplesheet = "samplesheet.csv"\ngreeting = "howdy"\n', 'CLI011', ['choice.toml', 'greeting', 'not one of the allowed choices']],
       ['broken.yaml', 'samplesheet: [unclosed\n', 'CLI032', ['broken.yaml', 'not valid YAML']],
       ['list.json', '[1, 2]', 'CLI032', ['list.json', 'not a table']],
+      ['wrapped.toml', '[config]\nsamplesheet = "samplesheet.csv"\n', 'CLI012', ['wrapped.toml', 'under a `config` table']],
       ['nested.json', '{ "samplesheet": { "path": "x.csv" } }', 'CLI011', ['nested.json', 'samplesheet', 'expected a string (quote the value), got a table']],
       ['config.ini', 'x=1', 'CLI032', ['config.ini', '.toml, .json, .yaml or .yml']],
     ];
