@@ -61,7 +61,7 @@ export const GROUPS: readonly { path: string[]; description: string }[] = [
   { path: ['ai', 'skills'], description: 'list, show, validate and scaffold skills' },
   { path: ['ai', 'sessions'], description: 'the AI session records of a project' },
   { path: ['ai', 'lookup'], description: 'search the built-in knowledge: skills and the pipeline graph (offline)' },
-  { path: ['runs'], description: 'the recorded runs of a workflow directory' },
+  { path: ['runs'], description: 'the recorded runs of a project directory' },
 ];
 
 // Readers of commander's raw values: the only place an `unknown` becomes a typed option.
@@ -105,6 +105,16 @@ function resourceFlags(cmd: Command): Command {
     .option('--set-resources <rule:key=value>', "set a rule's mem, mem_mb or time_limit for this run, e.g. align:mem=8G (repeatable)", collect, [] as string[])
     .addOption(new Option('--env <mode>', 'declared environments: use them (declared), only where their program is installed (auto), or not at all (none)').choices(['declared', 'auto', 'none']));
 }
+/** Where the project is and where its config comes from: validate, lint, dry-run, graph and run. */
+function projectFlags(cmd: Command): Command {
+  return cmd
+    .option('-d, --directory <dir>', 'the project directory: data, results, logs and .oxo-flow/ are read and written there (default: the current directory)')
+    .option('--configfile <file>', 'set [config] values from a TOML, JSON or YAML file (repeatable; a later file wins, KEY=VALUE wins over files)', collect, [] as string[]);
+}
+/** runs and report: the project whose run records to read, as `--project DIR` or, as for run, `-d DIR`. */
+const recordsFlags = (cmd: Command) =>
+  cmd.option('--project <dir>', 'the project directory (default: the current one)').option('-d, --directory <dir>', 'the same as --project, as run spells it');
+const recordsProject = (r: RawArgs) => str(r.flags.project) ?? str(r.flags.directory);
 const projectFlag = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
 
 function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOptions> {
@@ -129,6 +139,8 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       partition: str(raw.flags.partition),
       account: str(raw.flags.account),
       omitFrom: nonEmpty(raw.flags.omitFrom),
+      directory: str(raw.flags.directory),
+      configfile: nonEmpty(raw.flags.configfile),
       setThreads: nonEmpty(raw.flags.setThreads),
       setResources: nonEmpty(raw.flags.setResources),
       env: str(raw.flags.env),
@@ -155,8 +167,25 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'core',
     module: 'cli/commands/validate.js',
     description: 'check a workflow for errors',
-    define: (c) => aiFlags(c.argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)')),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), ai: flag(r.flags.ai), skill: list(r.flags.skill) })),
+    define: (c) =>
+      aiFlags(
+        projectFlags(
+          c
+            .argument('[workflow]', 'the .oxoflow file (default: main.oxoflow in the project directory)')
+            .argument('[overrides...]', 'config values KEY=VALUE (types and choices are checked)'),
+        ),
+      ),
+    options: (r) =>
+      ok(
+        defined({
+          workflow: str(r.args[0]),
+          overrides: list(r.args[1]),
+          directory: str(r.flags.directory),
+          configfile: nonEmpty(r.flags.configfile),
+          ai: flag(r.flags.ai),
+          skill: list(r.flags.skill),
+        }),
+      ),
     load: async () => (await import('./commands/validate.js')).validate,
   }),
   entry<LintOptions>({
@@ -164,8 +193,27 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'core',
     module: 'cli/commands/lint.js',
     description: 'check a workflow for errors, risks and style',
-    define: (c) => aiFlags(c.argument('[workflow]', 'the .oxoflow file').option('--strict', 'fail on warnings too')),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), strict: flag(r.flags.strict), ai: flag(r.flags.ai), skill: list(r.flags.skill) })),
+    define: (c) =>
+      aiFlags(
+        projectFlags(
+          c
+            .argument('[workflow]', 'the .oxoflow file')
+            .argument('[overrides...]', 'config values KEY=VALUE (types and choices are checked)')
+            .option('--strict', 'fail on warnings too'),
+        ),
+      ),
+    options: (r) =>
+      ok(
+        defined({
+          workflow: str(r.args[0]),
+          overrides: list(r.args[1]),
+          directory: str(r.flags.directory),
+          configfile: nonEmpty(r.flags.configfile),
+          strict: flag(r.flags.strict),
+          ai: flag(r.flags.ai),
+          skill: list(r.flags.skill),
+        }),
+      ),
     load: async () => (await import('./commands/lint.js')).lint,
   }),
   entry<DryRunOptions>({
@@ -176,7 +224,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     define: (c) =>
       aiFlags(
         resourceFlags(
-          c
+          projectFlags(c)
             .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
             .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
             .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
@@ -200,7 +248,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'run the jobs dry-run lists, in dependency order, and record their state',
     define: (c) =>
       resourceFlags(
-        c
+        projectFlags(c)
           .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
           .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
           .option('-n, --dry-run', 'show what would run and run nothing (as `oxo-flow dry-run`)')
@@ -231,8 +279,8 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/runs.js',
     isDefault: true,
     description: 'list past runs: id, start, duration, status, jobs done and failed, exit code',
-    define: (c) => projectFlag(c),
-    options: (r) => ok(defined({ project: str(r.flags.project) })),
+    define: (c) => recordsFlags(c),
+    options: (r) => ok(defined({ project: recordsProject(r) })),
     load: async () => (await import('./commands/runs.js')).runsList,
   }),
   entry<RunsOptions & { id: string }>({
@@ -240,8 +288,8 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'more',
     module: 'cli/commands/runs.js',
     description: 'print one run: workflow hash, command, host, tools, environments and every job with its CPU and memory',
-    define: (c) => projectFlag(c.argument('[id]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')),
-    options: (r) => ok(defined({ id: str(r.args[0]) ?? 'last', project: str(r.flags.project) })),
+    define: (c) => recordsFlags(c.argument('[id]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')),
+    options: (r) => ok(defined({ id: str(r.args[0]) ?? 'last', project: recordsProject(r) })),
     load: async () => (await import('./commands/runs.js')).runsShow,
   }),
   entry<ReportOptions>({
@@ -250,13 +298,13 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/report.js',
     description: 'write one self-contained HTML report of a run: DAG, timeline, CPU and memory per rule, jobs, provenance',
     define: (c) =>
-      projectFlag(
+      recordsFlags(
         c
           .argument('[run]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')
-          .option('-o, --output <file>', 'where to write (default: [report] output, else report-<run id>.html or .json beside the workflow)')
+          .option('-o, --output <file>', 'where to write (default: [report] output, else report-<run id>.html or .json in the project)')
           .addOption(new Option('--format <format>', 'html, or json for the same data').choices(['html', 'json']).default('html')),
       ),
-    options: (r) => ok(defined({ run: str(r.args[0]), output: str(r.flags.output), format: str(r.flags.format) as ReportOptions['format'], project: str(r.flags.project) })),
+    options: (r) => ok(defined({ run: str(r.args[0]), output: str(r.flags.output), format: str(r.flags.format) as ReportOptions['format'], project: recordsProject(r) })),
     load: async () => (await import('./commands/report.js')).report,
   }),
   entry<GraphOptions>({
@@ -265,7 +313,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/graph.js',
     description: 'draw the rule graph, or the job graph with --expanded',
     define: (c) =>
-      c
+      projectFlags(c)
         .argument('[workflow]', 'the .oxoflow file')
         .argument('[overrides...]', 'config overrides KEY=VALUE')
         .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
@@ -305,8 +353,12 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'more',
     module: 'cli/commands/unlock.js',
     description: 'remove the project lock a run left behind',
-    define: (c) => c.argument('[workflow]', 'the .oxoflow file (or its directory)').option('--force', 'remove it even if its run seems to be alive on this host'),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), force: flag(r.flags.force) })),
+    define: (c) =>
+      c
+        .argument('[workflow]', 'the .oxoflow file, or the project directory')
+        .option('-d, --directory <dir>', 'the project directory whose lock to remove (default: the current directory)')
+        .option('--force', 'remove it even if its run seems to be alive on this host'),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), directory: str(r.flags.directory), force: flag(r.flags.force) })),
     load: async () => (await import('./commands/unlock.js')).unlock,
   }),
   entry<CleanOptions>({
@@ -316,10 +368,11 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'keep .oxo-flow/ small: fold the run state into its index, drop old run records',
     define: (c) =>
       c
-        .argument('[workflow]', 'the .oxoflow file (or its directory)')
+        .argument('[workflow]', 'the .oxoflow file, or the project directory')
+        .option('-d, --directory <dir>', 'the project directory whose .oxo-flow/ to clean (default: the current directory)')
         .option('--state', 'fold every journal a finished run left (and older per-job state files) into the state index')
         .option('--keep-runs <n>', 'remove all but the newest N run records under .oxo-flow/runs/'),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), state: flag(r.flags.state), keepRuns: str(r.flags.keepRuns) })),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), directory: str(r.flags.directory), state: flag(r.flags.state), keepRuns: str(r.flags.keepRuns) })),
     load: async () => (await import('./commands/clean.js')).clean,
   }),
   entry<InitOptions>({

@@ -7,7 +7,7 @@ import { planWithState } from '../run/freshness.js';
 import type { StateStore } from '../run/state.js';
 import type { Plan } from '../workflow/plan/index.js';
 import type { CliContext } from './context.js';
-import { diskFs, type Loaded, loadChecked, planSettings, type PlanOptions } from './plan-input.js';
+import { diskFs, type Loaded, loadChecked, planSettings, type PlanOptions, projectFlags } from './plan-input.js';
 import type { Outcome } from './result.js';
 import { outcomeOf } from './result.js';
 import { diagnostic } from '../diagnostics/diagnostic.js';
@@ -46,7 +46,7 @@ export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Pr
   }
   const flagSettings = runSettings(opts);
   if ('diagnostics' in flagSettings) return { ok: false, outcome: 'usage', shown: words.workflow ?? null, diagnostics: flagSettings.diagnostics };
-  const loaded = await loadChecked(words.workflow, ctx, words.overrides);
+  const loaded = await loadChecked(words.workflow, ctx, words.overrides, projectFlags(opts));
   if (!loaded.ok) return { ok: false, outcome: loaded.outcome, shown: loaded.shown ?? words.workflow ?? null, diagnostics: loaded.diagnostics };
   const workflow = loaded.workflow;
   // The executor decides the caps, so it is chosen before planning: the flag, else the profile's.
@@ -59,7 +59,7 @@ export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Pr
   const base = planSettings({ ...opts, target: [...(opts.target ?? []), ...words.targets] }, words.overrides);
   const planned = planWithState(
     workflow,
-    { ...base, ...(opts.omitFrom !== undefined ? { omitFrom: opts.omitFrom } : {}), resources: settings.resources, environments: environmentChoice(settings.env, workflow.dir, ctx.env) },
+    { ...base, ...(opts.omitFrom !== undefined ? { omitFrom: opts.omitFrom } : {}), resources: settings.resources, environments: environmentChoice(settings.env, { project: workflow.dir, pipeline: workflow.pipelineDir }, ctx.env) },
     opts.forcerun ?? [],
     diskFs,
   );

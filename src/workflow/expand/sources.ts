@@ -11,6 +11,8 @@ export interface SampleMember {
   sample: string;
   group: string;
   metadata: Readonly<Record<string, ConfigValue>>;
+  /** The sample's own values from a per-sample sheet (`{sample.COLUMN}`). */
+  cells?: Readonly<Record<string, string>>;
 }
 
 export type SampleOrigin = 'sample_groups' | 'samples_flag' | 'sample_pattern' | 'none';
@@ -35,7 +37,12 @@ export function resolveSamples(
   let declared: SampleSource = { members: [], origin: 'none' };
   if (workflow.sampleGroups.length > 0) {
     const members: SampleMember[] = [];
-    for (const g of workflow.sampleGroups) for (const s of g.samples) members.push({ sample: s, group: g.name, metadata: g.metadata });
+    for (const g of workflow.sampleGroups) {
+      for (const s of g.samples) {
+        const cells = g.sampleRows?.[s]?.cells;
+        members.push(cells === undefined ? { sample: s, group: g.name, metadata: g.metadata } : { sample: s, group: g.name, metadata: g.metadata, cells });
+      }
+    }
     declared = { members, origin: 'sample_groups' };
   } else if (workflow.meta.samplePattern !== undefined && list !== undefined) {
     declared = discover(workflow.meta.samplePattern, workflow.dir, config, list, diagnostics);
@@ -108,7 +115,7 @@ function discover(
 
 /**
  * The config a job sees: values from the file, then overrides, then the engine's own keys
- * (samples_list, samples_<group>, pairs_list), which never replace a key the user wrote.
+ * (samples_list, samples_<group>, pairs_list, pipeline_dir), which never replace a key the user wrote.
  */
 export function effectiveConfig(
   workflow: Workflow,
@@ -130,6 +137,8 @@ export function effectiveConfig(
     for (const [group, set] of byGroup) engine.set(`samples_${group}`, [...set].join(','));
   }
   if (workflow.pairs.length > 0) engine.set('pairs_list', workflow.pairs.map((p) => p.pairId).join(','));
+  // The folder of the workflow file, absolute: files the pipeline ships (a tool's config) as {config.pipeline_dir}/assets/x.
+  engine.set('pipeline_dir', workflow.pipelineDir);
   for (const [key, value] of engine) if (!workflow.config.has(key) && !config.has(key)) config.set(key, value);
   return config;
 }
