@@ -8,6 +8,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate, type RenderValues, type Template } from '../render/template.js';
 import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
+import { compileParams, renderParams, type CompiledParams } from '../render/params.js';
 import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { listValues, locate, mentionedNames, ruleDimensions, unusableValues, type Dimension, type Option } from './dimensions.js';
@@ -76,16 +77,29 @@ interface CompiledRule {
   isScript: boolean;
   map?: Template;
   combine?: Template;
+  /** The params values, when some hold placeholders (else the rule's own values are used as they are). */
+  params?: CompiledParams;
   /** Where each placeholder of command, map and combine sits (not for a script rule's path). */
   commandShell?: ShellAnalysis;
   mapShell?: ShellAnalysis;
   combineShell?: ShellAnalysis;
-  expand: { pattern: Template; variables: [string, string[]][] }[];
+  expand: Expansion[];
   /** Some path takes values (wildcards, config): its rendered form must stay in the project. */
   confine: boolean;
   /** Per output / log template: written absolute, so an absolute rendered path is what the user meant. */
   absoluteOutputs: boolean[];
   absoluteLog: boolean;
+}
+
+/**
+ * One expand_inputs entry: each variable's values, or, for a source with placeholders
+ * (`config.samples_{group}`: the samples of the job's group), the template that names them per job.
+ */
+interface Expansion {
+  pattern: Template;
+  variables: [string, string[] | Template][];
+  /** Where a per-job source's values are looked up, kept by the source as rendered. */
+  lookups: Map<string, string[] | undefined>;
 }
 
 /** What every job of one rule shares when its command is rendered. */
@@ -211,6 +225,9 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     if (c === undefined) continue;
     const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
     if (!c.isScript && c.command) fanOut.push(c.command);
+    if (c.params) fanOut.push(...c.params.templates);
+    // A per-group fan-in (`config.samples_{group}`) makes one job per group.
+    for (const e of c.expand) for (const [, from] of e.variables) if (!Array.isArray(from)) fanOut.push(from);
     const mentioned = mentionedNames(fanOut);
     if (rule.transform) mentioned.delete(rule.transform.split.by);
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
@@ -248,12 +265,17 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     }
     const made: ExpandedJob[] = [];
     let escaped: { field: string; path: string } | undefined;
+    let unsetSource: string | undefined;
     const combos = product(dims);
     for (let k = 0; k < combos.length; k++) {
       const combo = combos[k]!;
       values = combo.values;
       const inputs = c.inputs.map(renderPath);
-      for (let e = 0; e < c.expand.length; e++) inputs.push(...expandPattern(c.expand[e]!, values, getConfig));
+      for (let e = 0; e < c.expand.length; e++) {
+        const expanded = expandPattern(c.expand[e]!, values, config);
+        if (Array.isArray(expanded)) inputs.push(...expanded);
+        else unsetSource ??= expanded.missing;
+      }
       const outputs = c.outputs.map(renderPath);
       const log = c.log ? renderPath(c.log) : undefined;
       if (c.confine && escaped === undefined) escaped = firstEscape(c, inputs, outputs, log);
@@ -272,6 +294,16 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
           ...locate(workflow, rule, escaped.field),
           rule: rule.name,
           hint: 'a sample, wildcard or config value must not add ".." (or, for outputs and logs, make the path absolute); keep external data in inputs given by absolute paths',
+        }),
+      );
+      continue;
+    }
+    if (unsetSource !== undefined && !settings.standIns) {
+      diagnostics.push(
+        diagnostic('E005', `expand_inputs of rule ${rule.name}: ${unsetSource} is not defined in [config] (filled in from the job's values)`, {
+          ...locate(workflow, rule, 'expand_inputs'),
+          rule: rule.name,
+          hint: 'config.samples_<group> exists for every sample group; for another key, define one per value the job can have',
         }),
       );
       continue;
@@ -337,6 +369,8 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
   else if (rule.script !== undefined) c.command = compileTemplate(rule.script);
   if (rule.transform?.map !== undefined) c.map = compileTemplate(rule.transform.map);
   if (rule.transform?.combine !== undefined) c.combine = compileTemplate(rule.transform.combine.shell);
+  const params = compileParams(rule.params);
+  if (params !== undefined) c.params = params;
   let ok = true;
   // Where each placeholder of a command sits; a command the checks refuse (E041, E042) makes no job.
   const shells: [Template | undefined, string | undefined, 'commandShell' | 'mapShell' | 'combineShell', string][] = [
@@ -364,8 +398,14 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
     }
   }
   for (const e of rule.expandInputs) {
-    const variables: [string, string[]][] = [];
+    const variables: [string, string[] | Template][] = [];
     for (const [name, from] of Object.entries(e.variables)) {
+      const source = compileTemplate(from);
+      if (source.vars.length > 0) {
+        // Filled per job (expandPattern); a key with no value is E005 there.
+        variables.push([name, source]);
+        continue;
+      }
       const values = listValues(undefined, from, config);
       if (values === undefined) {
         diagnostics.push(
@@ -379,10 +419,10 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
       }
       variables.push([name, values]);
     }
-    c.expand.push({ pattern: compileTemplate(e.pattern), variables });
+    c.expand.push({ pattern: compileTemplate(e.pattern), variables, lookups: new Map() });
   }
   c.confine = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...c.expand.map((e) => e.pattern)].some((t) => t.parts.some((p) => typeof p !== 'string'));
-  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
+  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : []), ...(c.params?.templates ?? [])];
   const reported = new Set<string>();
   for (const t of all) {
     for (const key of t.configKeys) {
@@ -451,18 +491,32 @@ function product(dims: readonly Dimension[]): readonly Option[] {
   }
 }
 
+/**
+ * A job's expand_inputs paths: the pattern once per combination of its variables' values. A source
+ * with placeholders is filled with the job's values first (`config.samples_{group}` → the key of
+ * the job's group); undefined names that source when it has no value.
+ */
 function expandPattern(
-  e: CompiledRule['expand'][number],
+  e: Expansion,
   jobValues: Record<string, string>,
-  config: (key: string) => ConfigValue | undefined,
-): string[] {
+  config: ReadonlyMap<string, ConfigValue>,
+): string[] | { missing: string } {
+  const getConfig = (key: string) => config.get(key);
   let rows: Record<string, string>[] = [{}];
-  for (const [name, values] of e.variables) {
+  for (const [name, from] of e.variables) {
+    let values: string[] | undefined;
+    if (Array.isArray(from)) values = from;
+    else {
+      const source = renderTemplate(from, { vars: (n) => jobValues[n], config: getConfig });
+      if (!e.lookups.has(source)) e.lookups.set(source, listValues(undefined, source, config));
+      values = e.lookups.get(source);
+      if (values === undefined) return { missing: source };
+    }
     const next: Record<string, string>[] = [];
     for (const row of rows) for (const v of values) next.push({ ...row, [name]: v });
     rows = next;
   }
-  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config }));
+  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config: getConfig }));
 }
 
 function transformJobs(
@@ -603,13 +657,17 @@ const INTERPRETERS: Record<string, string> = {
 };
 
 function commandValues(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderValues {
+  const memory = source.memory !== undefined ? { memory: source.memory } : {};
+  const compiled = source.compiled.params;
+  // A params value is filled from the job's own values (never from its paths), like a path is.
+  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => j.values[n], config, threads: source.threads, ...memory });
   return {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
     ...(j.log !== undefined ? { log: j.log } : {}),
     threads: source.threads,
-    ...(source.memory !== undefined ? { memory: source.memory } : {}),
-    params: j.rule.params,
+    ...memory,
+    params,
     config,
     // {chunks} is the combine step's list of chunk files: one word each.
     vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : j.values[n]),

@@ -1,0 +1,140 @@
+// Issue 19, format features, through the built CLI on real files with real jobs: placeholders in
+// params values and option lists (each element its own argument, hostile values kept as data),
+// per-group fan-in, script rules reading their job from the environment and a JSON file, and
+// E031 for placeholder spellings oxo-flow does not have.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/plan-workflow.js';
+import { runCliJson } from '../helpers/run-cli.js';
+
+const HEAD = '[workflow]\nname = "t"\n\n';
+
+function project(text: string, files: Record<string, string> = {}): string {
+  const dir = tempDir('oxo-format-');
+  writeFileSync(path.join(dir, 'main.oxoflow'), text);
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, name), body);
+  return dir;
+}
+
+type Diag = { code: string; message: string; hint?: string; line?: number; column?: number };
+const diagsOf = (json: Record<string, unknown>) => json.diagnostics as Diag[];
+const errorsOf = (json: Record<string, unknown>) => diagsOf(json).filter((d) => /^E/.test(d.code));
+type Job = { id: string; command: string; script: string; env: Record<string, string>; inputs: string[] };
+const jobsOf = (json: Record<string, unknown>) => json.jobs as Job[];
+const read = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
+
+describe('placeholders in params, option lists', () => {
+  const canary = 'PWNED';
+  const text =
+    `${HEAD}[config]\nplatform = "ILLUMINA"\n\n[[sample_groups]]\nname = "g"\nsamples = ["S1", "x y"]\n\n[[rules]]\nname = "align"\noutput = ["out/{sample}.txt"]\nthreads = 2\n` +
+    // A read-group string with a tab escape, an option list with a placeholder in an element, and a
+    // hostile element that must stay one argument of data.
+    `params = { rg = "@RG\\\\tID:{sample}\\\\tSM:{sample}\\\\tPL:{config.platform}", opts = ["--threads", "{threads}", "--tag", "{sample}", "$(touch ${canary})", "a b"], n = 3 }\n` +
+    `shell = "printf '[%s]\\\\n' {params.rg} {params.opts} {params.n} > {output}"\n`;
+
+  it('dry-run fills each value per job; the script holds only references, one per option', () => {
+    const dir = project(text);
+    const r = runCliJson(['dry-run'], { cwd: dir });
+    expect(r.code, r.stdout).toBe(0);
+    const job = jobsOf(r.json).find((j) => j.id === 'align[sample=x y]')!;
+    expect(job.script).toBe(
+      `printf '[%s]\\n' "\${OXO_PARAMS_RG}" "\${OXO_PARAMS_OPTS_0}" "\${OXO_PARAMS_OPTS_1}" "\${OXO_PARAMS_OPTS_2}" "\${OXO_PARAMS_OPTS_3}" "\${OXO_PARAMS_OPTS_4}" "\${OXO_PARAMS_OPTS_5}" "\${OXO_PARAMS_N}" > "\${OXO_OUTPUT_0}"`,
+    );
+    expect(job.env).toMatchObject({
+      OXO_PARAMS_RG: '@RG\\tID:x y\\tSM:x y\\tPL:ILLUMINA',
+      OXO_PARAMS_OPTS_1: '2',
+      OXO_PARAMS_OPTS_3: 'x y',
+      OXO_PARAMS_OPTS_4: '$(touch PWNED)',
+      OXO_PARAMS_N: '3',
+    });
+  });
+
+  it('run gives each element as its own argument, hostile ones as data, and config overrides reach params', () => {
+    const dir = project(text);
+    const r = runCliJson(['run', '-j', '1', 'platform=$(touch PWNED)'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(read(dir, 'out/S1.txt')).toBe('[@RG\\tID:S1\\tSM:S1\\tPL:$(touch PWNED)]\n[--threads]\n[2]\n[--tag]\n[S1]\n[$(touch PWNED)]\n[a b]\n[3]\n');
+    expect(read(dir, 'out/x y.txt')).toContain('[x y]\n');
+    expect(existsSync(path.join(dir, canary))).toBe(false);
+  });
+
+  it('an option list inside "…" is E050 at that placeholder; a string value there is one word', () => {
+    const dir = project(`${HEAD}[[rules]]\nname = "r"\noutput = ["o.txt"]\nparams = { opts = ["-a", "-b"], one = "-a -b" }\nshell = "echo {params.opts} \\"{params.opts}\\" \\"{params.one}\\" > {output}"\n`);
+    for (const cmd of ['validate', 'lint', 'dry-run']) {
+      const r = runCliJson([cmd], { cwd: dir });
+      expect(r.code, cmd).toBe(1);
+      const e = errorsOf(r.json);
+      expect(e.map((d) => d.code), cmd).toEqual(['E050']);
+      expect(e[0]!.column).toBe(31); // the second one, inside the quotes
+      expect(e[0]!.message).toContain('inside "…"');
+    }
+  });
+
+  it('a name nothing fills in a params value, or a path there, is E031 at the value', () => {
+    const dir = project(`${HEAD}[[rules]]\nname = "r"\ninput = ["i.txt"]\noutput = ["o.txt"]\nparams = { rg = "ID:{smaple}", p = ["{input}"] }\nshell = "echo {params.rg} {params.p} > {output}"\n`);
+    const r = runCliJson(['validate'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const e = errorsOf(r.json);
+    expect(e.map((d) => [d.code, d.line])).toEqual([
+      ['E031', 8],
+      ['E031', 8],
+    ]);
+    expect(e[0]!.message).toContain('{smaple} in params.rg');
+    expect(e[1]!.message).toContain('{input} in params.p');
+  });
+});
+
+describe('per-group fan-in', () => {
+  const text =
+    `${HEAD}[[sample_groups]]\nname = "ctrl"\nsamples = ["c1", "c2"]\n\n[[sample_groups]]\nname = "treat"\nsamples = ["t1", "t2", "t3"]\n\n` +
+    `[[rules]]\nname = "count"\ninput = ["raw/{sample}.txt"]\noutput = ["counts/{sample}.tsv"]\nshell = "printf '%s\\\\t%s\\\\n' {sample} $(wc -l < {input}) > {output}"\n\n` +
+    `[[rules]]\nname = "merge_group"\noutput = ["merged/{group}.tsv"]\n` +
+    `expand_inputs = [{ pattern = "counts/{sample}.tsv", variables = { sample = "config.samples_{group}" } }]\nshell = "cat {input} > {output}"\n\n` +
+    `[[rules]]\nname = "merge_all"\noutput = ["merged/all.tsv"]\n` +
+    `expand_inputs = [{ pattern = "counts/{sample}.tsv", variables = { sample = "config.samples_list" } }]\nshell = "cat {input} > {output}"\n`;
+  const raw = { c1: 1, c2: 2, t1: 3, t2: 4, t3: 5 };
+  const files = Object.fromEntries(Object.entries(raw).map(([s, n]) => [`raw/${s}.txt`, 'x\n'.repeat(n)]));
+
+  function withRaw(): string {
+    const dir = project(text);
+    for (const [file, body] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), body);
+    }
+    return dir;
+  }
+
+  it('one job per group with that group\'s samples, beside the all-samples fan-in; run merges each group', () => {
+    const dir = withRaw();
+    const plan = runCliJson(['dry-run'], { cwd: dir });
+    expect(plan.code, plan.stdout).toBe(0);
+    const inputs = Object.fromEntries(jobsOf(plan.json).filter((j) => j.id.startsWith('merge')).map((j) => [j.id, j.inputs]));
+    expect(inputs).toEqual({
+      'merge_group[group=ctrl]': ['counts/c1.tsv', 'counts/c2.tsv'],
+      'merge_group[group=treat]': ['counts/t1.tsv', 'counts/t2.tsv', 'counts/t3.tsv'],
+      merge_all: ['counts/c1.tsv', 'counts/c2.tsv', 'counts/t1.tsv', 'counts/t2.tsv', 'counts/t3.tsv'],
+    });
+    const r = runCliJson(['run', '-j', '2'], { cwd: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(read(dir, 'merged/ctrl.tsv')).toBe('c1\t1\nc2\t2\n');
+    expect(read(dir, 'merged/treat.tsv')).toBe('t1\t3\nt2\t4\nt3\t5\n');
+    expect(read(dir, 'merged/all.tsv')).toBe('c1\t1\nc2\t2\nt1\t3\nt2\t4\nt3\t5\n');
+  });
+
+  it('a per-group source naming a key some group lacks is E005 per group; a misspelt placeholder there is E031', () => {
+    const missing = project(text.replace('config.samples_{group}', 'config.n_{group}'));
+    const r = runCliJson(['validate'], { cwd: missing });
+    expect(r.code).toBe(1);
+    expect(errorsOf(r.json).map((d) => d.message)).toEqual([
+      expect.stringContaining('config.n_ctrl (for group ctrl)'),
+      expect.stringContaining('config.n_treat (for group treat)'),
+    ]);
+    const typo = project(text.replace('config.samples_{group}', 'config.samples_{grp}'));
+    for (const cmd of ['validate', 'dry-run']) {
+      const t = runCliJson([cmd], { cwd: typo });
+      expect(t.code, cmd).toBe(1);
+      expect(errorsOf(t.json).map((d) => d.code), cmd).toEqual(['E031']);
+    }
+  });
+});
