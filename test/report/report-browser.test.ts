@@ -71,7 +71,7 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
     const run = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(run.code, run.stderr).toBe(0);
     const jobs = run.json.jobs as { id: string; trace: { cpuUserSeconds: number | null; peakRssBytes: number | null; slot: number; startedAt: string } }[];
-    expect(jobs).toHaveLength(14);
+    expect(jobs).toHaveLength(15);
     for (const j of jobs) {
       expect(j.trace.cpuUserSeconds, j.id).not.toBeNull();
       expect([0, 1]).toContain(j.trace.slot);
@@ -87,7 +87,7 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
       ['call', expect.stringMatching(/^bcftools \d/)],
       ['multiqc', expect.stringMatching(/version/)],
     ]);
-    expect(readFileSync(path.join(rec, 'trace.tsv'), 'utf8').trimEnd().split('\n')).toHaveLength(15);
+    expect(readFileSync(path.join(rec, 'trace.tsv'), 'utf8').trimEnd().split('\n')).toHaveLength(16);
 
     const rep = runCliJson(['report', '-o', 'report.html'], { cwd: dir });
     expect(rep.code, rep.stderr).toBe(0);
@@ -102,8 +102,8 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
     expect(p.status).toBe('succeeded');
     expect([...p.rows].sort()).toEqual(jobs.map((j) => j.id).sort());
     expect([...p.bars].sort()).toEqual(jobs.map((j) => j.id).sort());
-    expect(p.ruleNodes.sort()).toEqual(['align', 'call', 'fastp', 'index_bam', 'index_reference', 'multiqc']);
-    expect(p.jobNodes).toBe(14);
+    expect(p.ruleNodes.sort()).toEqual(['align', 'call', 'fastp', 'index_bam', 'index_reference', 'joint_call', 'multiqc']);
+    expect(p.jobNodes).toBe(15);
     expect(p.cpuDots).toBeGreaterThan(0);
     expect(p.tools.some((t) => t.includes('bcftools'))).toBe(true);
     expect(p.failuresFirst).toBe(-1);

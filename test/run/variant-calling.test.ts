@@ -37,10 +37,22 @@ describe.skipIf(tools.skip)('examples/variant-calling with real tools', () => {
 
     const first = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(first.code, first.stderr + first.stdout).toBe(0);
-    expect(doneJobs(first.json)).toHaveLength(14);
+    expect(doneJobs(first.json)).toHaveLength(15);
     for (const s of ['S1', 'S2', 'S3']) {
       const calls = calledSnps(path.join(dir, `results/calls/${s}.vcf`));
       for (const snp of truth) expect(calls.has(snp), `${s} misses ${snp}`).toBe(true);
+      // The read group from params (`@RG\tID:{sample}…`) reached bwa with the sample filled in.
+      const header = spawnSync('samtools', ['view', '-H', `results/aligned/${s}.bam`], { cwd: dir, encoding: 'utf8' }).stdout;
+      expect(header).toContain(`@RG\tID:${s}\tSM:${s}\tPL:ILLUMINA`);
+    }
+    // The per-group joint call: one column per sample of the group, each planted SNP homozygous in all.
+    const joint = readFileSync(path.join(dir, 'results/joint/cohort.vcf'), 'utf8').split('\n');
+    expect(joint.find((l) => l.startsWith('#CHROM'))?.split('\t').slice(9)).toEqual(['S1', 'S2', 'S3']);
+    for (const snp of truth) {
+      const [chrom, pos] = snp.split('\t');
+      const row = joint.find((l) => l.startsWith(`${chrom}\t${pos}\t`))?.split('\t');
+      expect(row, `joint call misses ${snp}`).toBeDefined();
+      expect(row!.slice(9).map((g) => g.split(':')[0])).toEqual(['1/1', '1/1', '1/1']);
     }
     expect(readFileSync(path.join(dir, 'results/multiqc/multiqc_report.html'), 'utf8')).toContain('fastp');
 
@@ -48,7 +60,7 @@ describe.skipIf(tools.skip)('examples/variant-calling with real tools', () => {
     expect(spawnSync(process.execPath, ['make-data.mjs', '.', '--only', 'S2', '--seed', '7'], { cwd: dir }).status).toBe(0);
     const second = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(second.code, second.stderr).toBe(0);
-    expect(doneJobs(second.json)).toEqual(['align[sample=S2]', 'call[sample=S2]', 'fastp[sample=S2]', 'index_bam[sample=S2]', 'multiqc'].sort());
+    expect(doneJobs(second.json)).toEqual(['align[sample=S2]', 'call[sample=S2]', 'fastp[sample=S2]', 'index_bam[sample=S2]', 'joint_call[group=cohort]', 'multiqc'].sort());
     const calls = calledSnps(path.join(dir, 'results/calls/S2.vcf'));
     for (const snp of truth) expect(calls.has(snp)).toBe(true);
   }, 600_000);
