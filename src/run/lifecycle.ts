@@ -5,7 +5,7 @@
 // Any error on the way (a full disk, an unwritable state directory, a command too long to start)
 // fails that job with a code: nothing is swallowed, and the run's exit code says so.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Preparation } from './environment.js';
@@ -17,6 +17,7 @@ import { proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
 import { startRecord, type JobRecord, jobHash, type StateStore } from './state.js';
 import { tempOutputs, type JobSpec } from '../workflow/plan/index.js';
+import { JOB_JSON_VAR } from '../workflow/render/script-job.js';
 
 export interface RunJob extends PreparedJob {
   /** `resources.gpu` of the rule (clusters ask for it). */
@@ -194,6 +195,12 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     }
     stage = 'create the folders of its outputs';
     makeParentDirs(spec.log === undefined ? [...spec.outputs, job.logPath] : [...spec.outputs, spec.log, job.logPath], dir);
+    // A script rule's job file, beside its log and kept like it (rewritten when the job runs again).
+    // Sensitive config values read *** there; the script gets them in its environment only.
+    if (job.jobJsonPath !== undefined && spec.jobJson !== undefined) {
+      stage = 'write its job file';
+      writeFileSync(job.jobJsonPath, spec.jobJson, { mode: 0o600 });
+    }
     const entry: Live = { job, record };
     live.set(spec.id, entry);
     let message = '';
@@ -223,7 +230,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             // The one place a job's environment is built: the run's, the backend's, the values its script
             // refers to (issue 17: values reach jobs as OXO_… variables, never as shell code), the run id.
             // A cluster job gets it through the submit command's environment (sbatch --export=ALL, qsub -V).
-            const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), [RUN_ID_VAR]: options.runId };
+            const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), ...(job.jobJsonPath !== undefined ? { [JOB_JSON_VAR]: path.resolve(dir, job.jobJsonPath) } : {}), [RUN_ID_VAR]: options.runId };
             s = executor.start({ job, launch, env, logPath: job.logPath, logFd: fd, attempt, runId: options.runId });
           } finally {
             closeSync(fd);

@@ -2,11 +2,12 @@
 // params values and option lists (each element its own argument, hostile values kept as data),
 // per-group fan-in, script rules reading their job from the environment and a JSON file, and
 // E031 for placeholder spellings oxo-flow does not have.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
 import { runCliJson } from '../helpers/run-cli.js';
+import { requireTools } from '../helpers/tools.js';
 
 const HEAD = '[workflow]\nname = "t"\n\n';
 
@@ -136,5 +137,96 @@ describe('per-group fan-in', () => {
       expect(t.code, cmd).toBe(1);
       expect(errorsOf(t.json).map((d) => d.code), cmd).toEqual(['E031']);
     }
+  });
+});
+
+describe('script rules read their job from the environment and a JSON file', () => {
+  const rule = (name: string, script: string) =>
+    `[[rules]]\nname = "${name}"\ninput = { reads = "raw/{sample}.txt" }\noutput = ["out/${name}/{sample}.txt"]\nlog = "logs/${name}/{sample}.log"\nthreads = 2\nmemory = "1G"\n` +
+    `params = { minlen = 30, rg = "ID:{sample}", opts = ["-a", "b c", "$(touch PWNED)"] }\nscript = "${script}"\n\n`;
+  const text = (rules: string) =>
+    `${HEAD}[config]\nlabel = "run 1"\ntoken = { default = "s3cr3t-token-value", sensitive = true }\n\n[[sample_groups]]\nname = "g"\nsamples = ["S1", "x y"]\n\n${rules}`;
+
+  // Each writes: sample, the named input, minlen, threads, memory in MB, the options one per line, a config value.
+  const python = `import json, os
+job = json.load(open(os.environ["OXO_JOB_JSON"]))
+assert os.path.isabs(os.environ["OXO_JOB_JSON"])
+assert job["input"] == [os.environ["OXO_INPUT_0"]] and job["named_input"]["reads"] == os.environ["OXO_INPUT_READS"]
+assert job["config"]["token"] == "***" and os.environ["OXO_CONFIG_TOKEN"] == "s3cr3t-token-value"
+opts = [os.environ["OXO_PARAMS_OPTS_%d" % i] for i in range(int(os.environ["OXO_PARAMS_OPTS_COUNT"]))]
+assert opts == job["params"]["opts"]
+with open(job["output"][0], "w") as out:
+    out.write("\\n".join([job["wildcards"]["sample"], job["named_input"]["reads"], str(job["params"]["minlen"]), str(job["threads"]), str(job["resources"]["memory_mb"]), *opts, job["params"]["rg"], job["config"]["label"]]) + "\\n")
+with open(job["log"], "w") as log:
+    log.write("ok\\n")
+`;
+  const bash = `set -euo pipefail
+{
+  echo "$OXO_SAMPLE"
+  echo "$OXO_INPUT_READS"
+  echo "$OXO_PARAMS_MINLEN"
+  echo "$OXO_THREADS"
+  echo "$OXO_MEMORY_MB"
+  for ((i = 0; i < OXO_PARAMS_OPTS_COUNT; i++)); do v="OXO_PARAMS_OPTS_$i"; printf '%s\\n' "\${!v}"; done
+  echo "$OXO_PARAMS_RG"
+  echo "$OXO_CONFIG_LABEL"
+} > "$OXO_OUTPUT_0"
+test -f "$OXO_JOB_JSON"
+echo ok > "$OXO_LOG"
+`;
+  const r = `inputs <- vapply(seq_len(as.integer(Sys.getenv("OXO_INPUT_COUNT"))) - 1, function(i) Sys.getenv(paste0("OXO_INPUT_", i)), "")
+opts <- vapply(seq_len(as.integer(Sys.getenv("OXO_PARAMS_OPTS_COUNT"))) - 1, function(i) Sys.getenv(paste0("OXO_PARAMS_OPTS_", i)), "")
+stopifnot(file.exists(Sys.getenv("OXO_JOB_JSON")))
+writeLines(c(Sys.getenv("OXO_SAMPLE"), inputs, Sys.getenv("OXO_PARAMS_MINLEN"), Sys.getenv("OXO_THREADS"), Sys.getenv("OXO_MEMORY_MB"), opts, Sys.getenv("OXO_PARAMS_RG"), Sys.getenv("OXO_CONFIG_LABEL")), Sys.getenv("OXO_OUTPUT_0"))
+writeLines("ok", Sys.getenv("OXO_LOG"))
+`;
+  const expected = (sample: string) => `${sample}\nraw/${sample}.txt\n30\n2\n1024\n-a\nb c\n$(touch PWNED)\nID:${sample}\nrun 1\n`;
+
+  function scripted(rules: string, scripts: Record<string, string>): string {
+    const dir = project(text(rules));
+    mkdirSync(path.join(dir, 'scripts'));
+    mkdirSync(path.join(dir, 'raw'));
+    for (const [name, body] of Object.entries(scripts)) writeFileSync(path.join(dir, 'scripts', name), body);
+    for (const s of ['S1', 'x y']) writeFileSync(path.join(dir, 'raw', `${s}.txt`), `${s}\n`);
+    return dir;
+  }
+
+  it('Python and Bash scripts get the same job through oxo-flow run; the JSON file stays beside the log without the secret', () => {
+    const dir = scripted(rule('py', 'scripts/job.py') + rule('sh', 'scripts/job.sh'), { 'job.py': python, 'job.sh': bash });
+    const plan = runCliJson(['dry-run'], { cwd: dir });
+    expect(plan.code, plan.stdout).toBe(0);
+    const py = jobsOf(plan.json).find((j) => j.id === 'py[sample=x y]')!;
+    expect(py.script).toBe('python3 "${OXO_SCRIPT}"');
+    expect(py.env).toMatchObject({ OXO_SCRIPT: 'scripts/job.py', OXO_INPUT_0: 'raw/x y.txt', OXO_PARAMS_OPTS_COUNT: '3', OXO_SAMPLE: 'x y', OXO_CONFIG_TOKEN: '***' });
+    expect(JSON.stringify(plan.json)).not.toContain('s3cr3t-token-value');
+
+    const run = runCliJson(['run', '-j', '2'], { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    for (const rule of ['py', 'sh']) for (const s of ['S1', 'x y']) expect(read(dir, `out/${rule}/${s}.txt`), `${rule} ${s}`).toBe(expected(s));
+    expect(existsSync(path.join(dir, 'PWNED'))).toBe(false);
+    const logs = path.join(dir, '.oxo-flow', 'logs');
+    const jsonFile = readdirSync(logs).find((f) => f.startsWith('py_sample=S1') && f.endsWith('.json'))!;
+    expect(jsonFile).toBeDefined();
+    const doc = JSON.parse(readFileSync(path.join(logs, jsonFile), 'utf8'));
+    expect(doc).toMatchObject({ rule: 'py', job: 'py[sample=S1]', output: ['out/py/S1.txt'], wildcards: { sample: 'S1' }, params: { minlen: 30, opts: ['-a', 'b c', '$(touch PWNED)'] } });
+    expect(statSync(path.join(logs, jsonFile)).mode & 0o777).toBe(0o600);
+    for (const f of readdirSync(logs)) expect(readFileSync(path.join(logs, f), 'utf8'), f).not.toContain('s3cr3t-token-value');
+  });
+
+  const rscript = requireTools(['Rscript'], 'install r-base-core');
+  it.skipIf(rscript.skip)('an R script reads the same job from the environment with base R', () => {
+    const dir = scripted(rule('r', 'scripts/job.R'), { 'job.R': r });
+    const run = runCliJson(['run', '-j', '2'], { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    for (const s of ['S1', 'x y']) expect(read(dir, `out/r/${s}.txt`)).toBe(expected(s));
+  });
+
+  it('a changed config value reruns a script job (the whole job is its values)', () => {
+    const dir = scripted(rule('sh', 'scripts/job.sh'), { 'job.sh': bash });
+    expect(runCliJson(['run', '-j', '1'], { cwd: dir }).code).toBe(0);
+    const again = runCliJson(['dry-run'], { cwd: dir });
+    expect(jobsOf(again.json).map((j) => (j as unknown as { status: string }).status)).toEqual(['skip', 'skip']);
+    const changed = runCliJson(['dry-run', 'label=run 2'], { cwd: dir });
+    expect(jobsOf(changed.json).map((j) => (j as unknown as { reason: string }).reason)).toEqual(['command changed', 'command changed']);
   });
 });

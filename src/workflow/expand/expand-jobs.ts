@@ -10,6 +10,8 @@ import { compileTemplate, renderTemplate, type RenderValues, type Template } fro
 import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
 import { compileParams, renderParams, type CompiledParams } from '../render/params.js';
 import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
+import { scriptEnv, scriptJson, type ScriptJob } from '../render/script-job.js';
+import { parseMemory } from '../load/memory.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { listValues, locate, mentionedNames, ruleDimensions, unusableValues, type Dimension, type Option } from './dimensions.js';
 import type { SampleSource } from './sources.js';
@@ -45,6 +47,11 @@ export interface ExpandedJob {
    * them to: what the run state compares, so a smaller machine or --set-threads is no reason to rerun.
    */
   readonly stateEnv: Readonly<Record<string, string>>;
+  /**
+   * A script rule's job as one JSON document (sensitive config values read `***`), which the run
+   * writes next to the job's log and names in OXO_JOB_JSON; undefined for other rules.
+   */
+  readonly jobJson?: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
@@ -110,6 +117,8 @@ interface CommandSource {
   config: (key: string) => ConfigValue | undefined;
   /** Set when the workflow has sensitive config values: the config as displays see it. */
   masked?: Masking;
+  /** The config keys a script's job gets, and which of them the engine adds. */
+  scriptConfig: { keys: readonly string[]; engine: ReadonlySet<string> };
 }
 
 /** Sensitive config keys read as `***`; their values, as words, are also hidden wherever else they land. */
@@ -202,6 +211,12 @@ class Job implements ExpandedJob {
     return masked === undefined ? text : hideSecrets(text, masked.secrets);
   }
 
+  get jobJson(): string | undefined {
+    const s = this.#source;
+    if (!isScriptJob(this, s)) return undefined;
+    return scriptJson(scriptJob(this, s, s.masked?.config ?? s.config));
+  }
+
   get stateEnv(): Readonly<Record<string, string>> {
     const declared = this.rule.declared;
     if (declared === undefined) return this.env;
@@ -218,6 +233,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
+  const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k.startsWith('samples_')))) };
   let total = 0;
 
   for (const rule of workflow.rules) {
@@ -233,7 +249,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
     if (dims === undefined) continue;
 
-    const source = commandSource(c, workflow, getConfig, masked);
+    const source = commandSource(c, workflow, getConfig, masked, scriptConfig);
     const missing = new Set<string>();
     // One set of render values for the whole rule, pointed at each combination in turn, rather than
     // new closures for every job.
@@ -340,11 +356,12 @@ function commandSource(
   workflow: Workflow,
   config: (key: string) => ConfigValue | undefined,
   masked: Masking | undefined,
+  scriptConfig: CommandSource['scriptConfig'],
 ): CommandSource {
   const rule = compiled.rule;
   const threads = rule.threads ?? workflow.defaults.threads ?? 1;
   const memory = rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText);
-  return masked === undefined ? { compiled, threads, memory, config } : { compiled, threads, memory, config, masked };
+  return masked === undefined ? { compiled, threads, memory, config, scriptConfig } : { compiled, threads, memory, config, masked, scriptConfig };
 }
 
 /**
@@ -646,7 +663,8 @@ export function agree(a: Readonly<Record<string, string>>, b: Readonly<Record<st
 }
 
 const INTERPRETERS: Record<string, string> = {
-  '.py': 'python',
+  // python3: Debian and others have no `python` unless a package adds it; every environment has python3.
+  '.py': 'python3',
   '.R': 'Rscript',
   '.r': 'Rscript',
   '.sh': 'bash',
@@ -682,16 +700,52 @@ function commandOf(j: ExpandedJob, c: CompiledRule): { template: Template; analy
 
 /** A script rule runs its file: the path (rendered as text) reaches the job as OXO_SCRIPT. */
 function scriptPath(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string | undefined {
-  const c = source.compiled;
-  if (!c.isScript || j.step !== undefined || c.command === undefined) return undefined;
-  return renderTemplate(c.command, commandValues(j, source, config));
+  return isScriptJob(j, source) ? renderTemplate(source.compiled.command!, commandValues(j, source, config)) : undefined;
+}
+
+function isScriptJob(j: ExpandedJob, source: CommandSource): boolean {
+  return source.compiled.isScript && j.step === undefined && source.compiled.command !== undefined;
+}
+
+/** Everything a script's program learns about its job (render/script-job.ts), with the given config. */
+function scriptJob(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): ScriptJob {
+  const values = commandValues(j, source, config);
+  const r = j.rule.resources;
+  const memoryMb = source.memory === undefined ? undefined : parseMemory(source.memory);
+  const seen = new Map<string, ConfigValue>();
+  for (const k of source.scriptConfig.keys) {
+    const v = config(k);
+    if (v !== undefined) seen.set(k, v);
+  }
+  return {
+    rule: j.rule.name,
+    id: j.id,
+    script: scriptPath(j, source, config)!,
+    inputs: j.inputs,
+    inputNames: j.inputNames,
+    outputs: j.outputs,
+    outputNames: j.outputNames,
+    ...(j.log !== undefined ? { log: j.log } : {}),
+    threads: source.threads,
+    ...(source.memory !== undefined ? { memory: source.memory } : {}),
+    ...(memoryMb?.ok ? { memoryMb: memoryMb.mb } : {}),
+    ...(r.gpu !== undefined ? { gpu: r.gpu } : {}),
+    ...(r.disk !== undefined ? { disk: r.disk } : {}),
+    ...(r.timeLimit !== undefined ? { timeLimit: r.timeLimit } : {}),
+    ...(r.timeLimitSeconds !== undefined ? { timeLimitSeconds: r.timeLimitSeconds } : {}),
+    params: values.params ?? {},
+    wildcards: j.wildcards,
+    config: seen,
+    engineKeys: source.scriptConfig.engine,
+  };
 }
 
 function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderedScript {
-  const file = scriptPath(j, source, config);
-  if (file !== undefined) {
-    const interpreter = INTERPRETERS[path.posix.extname(file)];
-    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : '"${OXO_SCRIPT}"', env: { OXO_SCRIPT: file } };
+  if (isScriptJob(j, source)) {
+    // A script rule runs its file; the path and the whole job reach it as variables (and as JSON).
+    const env = scriptEnv(scriptJob(j, source, config));
+    const interpreter = INTERPRETERS[path.posix.extname(env.OXO_SCRIPT!)];
+    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : '"${OXO_SCRIPT}"', env };
   }
   const command = commandOf(j, source.compiled);
   // No analysis: a rule-level view (validate) of a command the checks refuse; it is never run.

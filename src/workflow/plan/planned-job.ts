@@ -74,6 +74,10 @@ export class PlannedJob implements JobSpec {
     return this.#job.stateEnv;
   }
 
+  get jobJson(): string | undefined {
+    return this.#job.jobJson;
+  }
+
   get dependsOn(): string[] {
     return (this.#dependsOn ??= this.#deps.map((d) => this.#jobs[d]!.id));
   }
