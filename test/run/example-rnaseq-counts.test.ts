@@ -1,7 +1,7 @@
 // Issue 19, acceptance 2: examples/rnaseq-counts run for real (fastp, hisat2, samtools, featureCounts,
 // multiqc) on the reads its generator simulates with known fragments per gene: every gene's count
 // in the merged matrix matches the simulation, with one column per sample of the sheet.
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doneJobs, exampleProject, readTsv } from '../helpers/example-project.js';
@@ -15,6 +15,7 @@ describe.skipIf(tools.skip)('examples/rnaseq-counts with real tools', () => {
     expect(tools.missing, 'tools missing under CI=true').toEqual([]);
     const { pipeline, project } = exampleProject('rnaseq-counts');
     copyFileSync(path.join(pipeline, 'main.oxoflow'), path.join(project, 'main.oxoflow'));
+    cpSync(path.join(pipeline, 'scripts'), path.join(project, 'scripts'), { recursive: true });
     const args = ['run', '-j', '2', 'genome=ref/genome.fa', 'annotation=ref/genes.gtf'];
 
     const first = runCliJson(args, { cwd: project, timeoutMs: 280_000 });
