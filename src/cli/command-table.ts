@@ -103,6 +103,12 @@ function resourceFlags(cmd: Command): Command {
     .option('--set-resources <rule:key=value>', "set a rule's mem, mem_mb or time_limit for this run, e.g. align:mem=8G (repeatable)", collect, [] as string[])
     .addOption(new Option('--env <mode>', 'declared environments: use them (declared), only where their program is installed (auto), or not at all (none)').choices(['declared', 'auto', 'none']));
 }
+/** Where the project is and where its config comes from: validate, lint, dry-run, graph and run. */
+function projectFlags(cmd: Command): Command {
+  return cmd
+    .option('-d, --directory <dir>', 'the project directory: data, results, logs and .oxo-flow/ are read and written there (default: the current directory)')
+    .option('--configfile <file>', 'set [config] values from a TOML, JSON or YAML file (repeatable; a later file wins, KEY=VALUE wins over files)', collect, [] as string[]);
+}
 const projectFlag = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
 
 function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOptions> {
@@ -127,6 +133,8 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
       partition: str(raw.flags.partition),
       account: str(raw.flags.account),
       omitFrom: nonEmpty(raw.flags.omitFrom),
+      directory: str(raw.flags.directory),
+      configfile: nonEmpty(raw.flags.configfile),
       setThreads: nonEmpty(raw.flags.setThreads),
       setResources: nonEmpty(raw.flags.setResources),
       env: str(raw.flags.env),
@@ -153,8 +161,25 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'core',
     module: 'cli/commands/validate.js',
     description: 'check a workflow for errors',
-    define: (c) => aiFlags(c.argument('[workflow]', 'the .oxoflow file (default: main.oxoflow here)')),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), ai: flag(r.flags.ai), skill: list(r.flags.skill) })),
+    define: (c) =>
+      aiFlags(
+        projectFlags(
+          c
+            .argument('[workflow]', 'the .oxoflow file (default: main.oxoflow in the project directory)')
+            .argument('[overrides...]', 'config values KEY=VALUE (types and choices are checked)'),
+        ),
+      ),
+    options: (r) =>
+      ok(
+        defined({
+          workflow: str(r.args[0]),
+          overrides: list(r.args[1]),
+          directory: str(r.flags.directory),
+          configfile: nonEmpty(r.flags.configfile),
+          ai: flag(r.flags.ai),
+          skill: list(r.flags.skill),
+        }),
+      ),
     load: async () => (await import('./commands/validate.js')).validate,
   }),
   entry<LintOptions>({
@@ -162,8 +187,27 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'core',
     module: 'cli/commands/lint.js',
     description: 'check a workflow for errors, risks and style',
-    define: (c) => aiFlags(c.argument('[workflow]', 'the .oxoflow file').option('--strict', 'fail on warnings too')),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), strict: flag(r.flags.strict), ai: flag(r.flags.ai), skill: list(r.flags.skill) })),
+    define: (c) =>
+      aiFlags(
+        projectFlags(
+          c
+            .argument('[workflow]', 'the .oxoflow file')
+            .argument('[overrides...]', 'config values KEY=VALUE (types and choices are checked)')
+            .option('--strict', 'fail on warnings too'),
+        ),
+      ),
+    options: (r) =>
+      ok(
+        defined({
+          workflow: str(r.args[0]),
+          overrides: list(r.args[1]),
+          directory: str(r.flags.directory),
+          configfile: nonEmpty(r.flags.configfile),
+          strict: flag(r.flags.strict),
+          ai: flag(r.flags.ai),
+          skill: list(r.flags.skill),
+        }),
+      ),
     load: async () => (await import('./commands/lint.js')).lint,
   }),
   entry<DryRunOptions>({
@@ -174,7 +218,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     define: (c) =>
       aiFlags(
         resourceFlags(
-          c
+          projectFlags(c)
             .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
             .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
             .option('-t, --target <target>', 'plan only what this rule or output needs (repeatable)', collect, [] as string[])
@@ -197,7 +241,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'run the jobs dry-run lists, in dependency order, and record their state',
     define: (c) =>
       resourceFlags(
-        c
+        projectFlags(c)
           .argument('[workflow]', 'the .oxoflow file; other words are targets (a rule or an output) or KEY=VALUE config overrides')
           .argument('[overrides...]', 'targets (a rule name or an output path) and config overrides KEY=VALUE')
           .option('-n, --dry-run', 'show what would run and run nothing (as `oxo-flow dry-run`)')
@@ -262,7 +306,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/graph.js',
     description: 'draw the rule graph, or the job graph with --expanded',
     define: (c) =>
-      c
+      projectFlags(c)
         .argument('[workflow]', 'the .oxoflow file')
         .argument('[overrides...]', 'config overrides KEY=VALUE')
         .addOption(new Option('-f, --format <format>', 'output format').choices(['ascii', 'dot', 'mermaid']).default('ascii'))
@@ -302,8 +346,12 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'more',
     module: 'cli/commands/unlock.js',
     description: 'remove the project lock a run left behind',
-    define: (c) => c.argument('[workflow]', 'the .oxoflow file (or its directory)').option('--force', 'remove it even if its run seems to be alive on this host'),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), force: flag(r.flags.force) })),
+    define: (c) =>
+      c
+        .argument('[workflow]', 'the .oxoflow file, or the project directory')
+        .option('-d, --directory <dir>', 'the project directory whose lock to remove (default: the current directory)')
+        .option('--force', 'remove it even if its run seems to be alive on this host'),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), directory: str(r.flags.directory), force: flag(r.flags.force) })),
     load: async () => (await import('./commands/unlock.js')).unlock,
   }),
   entry<InitOptions>({

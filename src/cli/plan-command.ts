@@ -7,7 +7,7 @@ import { planWithState } from '../run/freshness.js';
 import type { StateStore } from '../run/state.js';
 import type { Plan } from '../workflow/plan/index.js';
 import type { CliContext } from './context.js';
-import { diskFs, type Loaded, loadChecked, planSettings, type PlanOptions } from './plan-input.js';
+import { diskFs, type Loaded, loadChecked, planSettings, type PlanOptions, projectFlags } from './plan-input.js';
 import type { Outcome } from './result.js';
 import { outcomeOf } from './result.js';
 import { environmentChoice, type ResourceFlags, type RunSettings, runSettings, splitPositionals, unknownRules } from './run-args.js';
@@ -27,7 +27,7 @@ export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Pr
   const words = splitPositionals(opts.workflow, opts.overrides ?? [], ctx.cwd);
   const settings = runSettings(opts, (opts.executor ?? 'local') === 'local');
   if ('diagnostics' in settings) return { ok: false, outcome: 'usage', shown: words.workflow ?? null, diagnostics: settings.diagnostics };
-  const loaded = await loadChecked(words.workflow, ctx, words.overrides);
+  const loaded = await loadChecked(words.workflow, ctx, words.overrides, projectFlags(opts));
   if (!loaded.ok) return { ok: false, outcome: loaded.outcome, shown: loaded.shown ?? words.workflow ?? null, diagnostics: loaded.diagnostics };
   const workflow = loaded.workflow;
   const badRules = unknownRules(settings.resources, workflow.rules.map((r) => r.name));
@@ -35,7 +35,7 @@ export async function planCommand(opts: PlanCommandOptions, ctx: CliContext): Pr
   const base = planSettings({ ...opts, target: [...(opts.target ?? []), ...words.targets] }, words.overrides);
   const planned = planWithState(
     workflow,
-    { ...base, ...(opts.omitFrom !== undefined ? { omitFrom: opts.omitFrom } : {}), resources: settings.resources, environments: environmentChoice(settings.env, workflow.dir, ctx.env) },
+    { ...base, ...(opts.omitFrom !== undefined ? { omitFrom: opts.omitFrom } : {}), resources: settings.resources, environments: environmentChoice(settings.env, { project: workflow.dir, pipeline: workflow.pipelineDir }, ctx.env) },
     opts.forcerun ?? [],
     diskFs,
   );

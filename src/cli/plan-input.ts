@@ -9,6 +9,7 @@ import type { Workflow } from '../workflow/model.js';
 import type { PlanFs, PlanSettings } from '../workflow/plan/index.js';
 import type { CliContext } from './context.js';
 import type { Outcome } from './result.js';
+import type { ProjectFlags } from './project-input.js';
 import { loadAndCheck } from './workflow-input.js';
 
 export const diskFs: PlanFs = {
@@ -39,6 +40,15 @@ export interface PlanOptions {
   target?: string[];
   /** Sample names from --samples, already split and checked (none empty). */
   samples?: string[];
+  /** `-d/--directory`: the project directory (default: the current one). */
+  directory?: string;
+  /** `--configfile`: config values from files, in order (KEY=VALUE wins over them). */
+  configfile?: string[];
+}
+
+/** The project flags of a command's options. */
+export function projectFlags(opts: { directory?: string; configfile?: string[] }): ProjectFlags {
+  return { ...(opts.directory !== undefined ? { directory: opts.directory } : {}), ...(opts.configfile !== undefined ? { configfile: opts.configfile } : {}) };
 }
 
 export type Loaded =
@@ -56,8 +66,8 @@ export function splitWorkflowArg(opts: PlanOptions, cwd: string): { workflow?: s
 }
 
 /** Load and check a workflow for planning; `overrides` (KEY=VALUE) of sensitive keys become secrets of the run. */
-export async function loadChecked(arg: string | undefined, ctx: CliContext, overrides: readonly string[] = []): Promise<Loaded> {
-  const report = await loadAndCheck(arg, ctx, { graph: false, overrides });
+export async function loadChecked(arg: string | undefined, ctx: CliContext, overrides: readonly string[] = [], project: ProjectFlags = {}): Promise<Loaded> {
+  const report = await loadAndCheck(arg, ctx, { graph: false, overrides, project });
   if (report.kind === 'unreadable') {
     return { ok: false, outcome: 'usage', ...(report.shown !== undefined ? { shown: report.shown } : {}), diagnostics: report.diagnostics };
   }

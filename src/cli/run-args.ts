@@ -10,7 +10,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { parseMemory } from '../workflow/load/memory.js';
 import { parseTimeLimit } from '../workflow/load/time-limit.js';
 import type { EnvironmentChoice, ResourceSettings } from '../workflow/plan/resources.js';
-import { environmentAbsent } from '../run/environment.js';
+import { environmentAbsent, type EnvironmentDirs } from '../run/environment.js';
 import { stateDir } from '../run/state.js';
 
 export interface Positionals {
@@ -118,7 +118,7 @@ export function unknownRules(resources: ResourceSettings, rules: readonly string
 
 
 /** `--env` as the plan takes it: `auto` asks the environment backends whether their program is here. */
-export function environmentChoice(env: RunSettings['env'], workflowDir: string, vars: Readonly<Record<string, string | undefined>>): EnvironmentChoice {
+export function environmentChoice(env: RunSettings['env'], dirs: EnvironmentDirs, vars: Readonly<Record<string, string | undefined>>): EnvironmentChoice {
   if (env !== 'auto') return env;
-  return (e) => environmentAbsent(e, workflowDir, stateDir(workflowDir), vars);
+  return (e) => environmentAbsent(e, dirs, stateDir(dirs.project), vars);
 }

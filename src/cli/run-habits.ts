@@ -10,7 +10,7 @@ import { dryRun } from './commands/dry-run.js';
 import type { RunOptions } from './commands/run.js';
 import type { CliContext } from './context.js';
 import { planCommand } from './plan-command.js';
-import { loadChecked } from './plan-input.js';
+import { loadChecked, projectFlags } from './plan-input.js';
 import type { CommandResult } from './result.js';
 import { splitPositionals } from './run-args.js';
 import { terminalSafeLine as safe } from './terminal-safe.js';
@@ -32,7 +32,7 @@ export async function runHabit(opts: RunOptions, ctx: CliContext): Promise<Comma
 
 async function listRules(opts: RunOptions, ctx: CliContext): Promise<CommandResult> {
   const words = splitPositionals(opts.workflow, opts.overrides ?? [], ctx.cwd);
-  const loaded = await loadChecked(words.workflow, ctx, words.overrides);
+  const loaded = await loadChecked(words.workflow, ctx, words.overrides, projectFlags(opts));
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? words.workflow ?? null, rules: [] }, diagnostics: loaded.diagnostics };
   const rules = loaded.workflow.rules.map((r) => ({ name: r.name, description: r.description ?? null, tags: r.tags }));
   const width = Math.max(0, ...rules.map((r) => r.name.length));

@@ -7,6 +7,7 @@ import { readWorkflowFile } from '../workflow/load/index.js';
 import type { Workflow } from '../workflow/model.js';
 import { validateWorkflow } from '../workflow/validate.js';
 import type { CliContext } from './context.js';
+import { type ProjectFlags, projectDirectory, readConfigFiles } from './project-input.js';
 import { resolveWorkflowPath } from './workflow-path.js';
 
 export type WorkflowReport =
@@ -18,14 +19,29 @@ export type WorkflowReport =
  * problem in one run. dry-run and graph run the cross-field checks here and leave the rest to the
  * expansion pipeline, which the planner runs with the real overrides and samples.
  */
-export async function loadAndCheck(arg: string | undefined, ctx: CliContext, options: { graph: boolean; overrides?: readonly string[] }): Promise<WorkflowReport> {
-  const resolved = resolveWorkflowPath(arg, ctx.cwd);
+export async function loadAndCheck(
+  arg: string | undefined,
+  ctx: CliContext,
+  options: { graph: boolean; overrides?: readonly string[]; project?: ProjectFlags },
+): Promise<WorkflowReport> {
+  const project = projectDirectory(options.project ?? {}, ctx.cwd);
+  if (!project.ok) return { kind: 'unreadable', diagnostics: [project.diagnostic] };
+  // A workflow named on the command line is found from the current directory; without one, in the project.
+  const resolved = arg === undefined && options.project?.directory !== undefined ? resolveWorkflowPath(project.project.dir, ctx.cwd) : resolveWorkflowPath(arg, ctx.cwd);
   if (!resolved.ok) return { kind: 'unreadable', diagnostics: [resolved.diagnostic] };
   const relative = path.relative(ctx.cwd, resolved.path);
   const shown = relative === '' || relative.startsWith('..') ? resolved.path : relative;
-  const loaded = readWorkflowFile(resolved.path, { displayPath: shown });
+  const files = readConfigFiles(options.project?.configfile ?? [], ctx.cwd);
+  if (files.diagnostics.length > 0) return { kind: 'unreadable', diagnostics: files.diagnostics, shown };
+  const loaded = readWorkflowFile(resolved.path, {
+    displayPath: shown,
+    projectDir: project.project.dir,
+    projectShown: project.project.shown,
+    config: { files: files.layers, overrides: options.overrides ?? [] },
+  });
   // Not readable, not text (E033), or not TOML: exit 2, as for any input the command cannot read.
-  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000' || d.code === 'E033')) {
+  // A config value the command line gives that does not fit its key is a usage error too.
+  if (loaded.diagnostics.some((d) => d.code === 'CLI003' || d.code === 'E000' || d.code === 'E033' || d.code.startsWith('CLI'))) {
     return { kind: 'unreadable', diagnostics: loaded.diagnostics, shown };
   }
   if (!loaded.workflow) return { kind: 'loaded', shown, path: resolved.path, diagnostics: loaded.diagnostics };

@@ -30,15 +30,25 @@ export interface Backend {
   prepare?: Preparation;
 }
 
+/** Where a job runs (the project) and where its environment files are (the pipeline, next to the workflow file). */
+export interface EnvironmentDirs {
+  project: string;
+  pipeline: string;
+}
+
 /** Resolve the backend of an environment; `why` explains what is missing when it cannot run. */
-export function backendFor(env: Environment | undefined, workflowDir: string, stateRoot: string, pathVar: string | undefined, vars: Readonly<Record<string, string | undefined>>):
+export function backendFor(env: Environment | undefined, dirs: EnvironmentDirs, stateRoot: string, pathVar: string | undefined, vars: Readonly<Record<string, string | undefined>>):
   | { ok: true; backend: Backend; bin: string }
   | { ok: false; why: string } {
   const plain: Backend = { programs: ['sh'], launch: (command) => ({ argv: ['/bin/sh', '-c', command] }) };
   if (env === undefined) return { ok: true, backend: plain, bin: '/bin/sh' };
   const spec = Array.isArray(env.spec) ? env.spec : [env.spec];
   const first = spec[0] ?? '';
-  const abs = (p: string) => path.resolve(workflowDir, p);
+  // Environment specs ship with the pipeline; the job itself runs in the project directory.
+  const abs = (p: string) => path.resolve(dirs.pipeline, p);
+  const workflowDir = dirs.project;
+  // A container sees the project, and the pipeline's files (scripts, environment files) read-only.
+  const pipelineMount = dirs.pipeline !== dirs.project ? [dirs.pipeline] : [];
   const find = (programs: string[]) => {
     for (const p of programs) {
       const found = which(p, pathVar);
@@ -52,6 +62,8 @@ export function backendFor(env: Environment | undefined, workflowDir: string, st
       ? ({ ok: false, why: `${env.kind} environment needs \`${programs.join('` or `')}\`, which is not on PATH` } as const)
       : ({ ok: true, backend, bin } as const);
   };
+  // A Singularity image may be a file (`images/tool.sif`): a relative one ships with the pipeline.
+  const image = (ref: string) => (/^[a-z]+:\/\//i.test(ref) || !/\.(sif|simg|img)$/i.test(ref) ? ref : abs(ref));
   switch (env.kind) {
     case 'conda':
     case 'mamba': {
@@ -89,14 +101,16 @@ export function backendFor(env: Environment | undefined, workflowDir: string, st
         // A container gets none of the launcher's environment unless named: `-e NAME` passes the job's
         // values by name (never in argv, where `ps` would show them).
         launch: (command, b, names = []) => ({
-          argv: [b, 'run', '--rm', ...user, ...names.flatMap((n) => ['-e', n]), '-v', `${workflowDir}:${workflowDir}`, '-w', workflowDir, first, '/bin/sh', '-c', command],
+          argv: [b, 'run', '--rm', ...user, ...names.flatMap((n) => ['-e', n]), '-v', `${workflowDir}:${workflowDir}`, ...pipelineMount.flatMap((d) => ['-v', `${d}:${d}:ro`]), '-w', workflowDir, first, '/bin/sh', '-c', command],
         }),
       });
     }
     case 'singularity':
       return need(['apptainer', 'singularity'], {
         programs: ['apptainer', 'singularity'],
-        launch: (command, b) => ({ argv: [b, 'exec', '--bind', workflowDir, '--pwd', workflowDir, first, '/bin/sh', '-c', command] }),
+        launch: (command, b) => ({
+          argv: [b, 'exec', '--bind', workflowDir, ...pipelineMount.flatMap((d) => ['--bind', `${d}:${d}:ro`]), '--pwd', workflowDir, image(first), '/bin/sh', '-c', command],
+        }),
       });
     case 'venv': {
       const dir = abs(first);
@@ -119,8 +133,8 @@ export function backendFor(env: Environment | undefined, workflowDir: string, st
 }
 
 /** Why an environment cannot be used here (its program is missing, its file unreadable), or undefined. */
-export function environmentAbsent(env: Environment, workflowDir: string, stateRoot: string, vars: Readonly<Record<string, string | undefined>>): string | undefined {
-  const b = backendFor(env, workflowDir, stateRoot, vars.PATH, vars);
+export function environmentAbsent(env: Environment, dirs: EnvironmentDirs, stateRoot: string, vars: Readonly<Record<string, string | undefined>>): string | undefined {
+  const b = backendFor(env, dirs, stateRoot, vars.PATH, vars);
   return b.ok ? undefined : b.why;
 }
 

@@ -71,7 +71,7 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
         diagnostics.push(diagnostic('RUN007', `${spec.id} would overwrite ${out}, a protected output that already exists`, where('output')));
       }
     }
-    const backend = backendFor(spec.environment, workflow.dir, stateDir(workflow.dir), options.env.PATH, options.env);
+    const backend = backendFor(spec.environment, { project: workflow.dir, pipeline: workflow.pipelineDir }, stateDir(workflow.dir), options.env.PATH, options.env);
     if (!backend.ok) {
       once(`e:${spec.rule}`, () => diagnostic('RUN004', `rule ${spec.rule} cannot run: ${backend.why}`, where('environment')));
       continue;

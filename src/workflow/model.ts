@@ -134,11 +134,22 @@ export interface SheetRow {
   line: number;
 }
 
+/** One row of a per-sample sheet (`samples_file`): its cells by column, and where each sits. */
+export interface SampleRow {
+  file: string;
+  line: number;
+  cells: Record<string, string>;
+  /** 1-based character column of each column's cell on the line. */
+  at: Record<string, number>;
+}
+
 export interface SampleGroup {
   name: string;
   samples: string[];
   metadata: Record<string, ConfigValue>;
   row?: SheetRow;
+  /** From a per-sample sheet: each sample's row, whose cells fill `{sample.COLUMN}`. */
+  sampleRows?: Record<string, SampleRow>;
 }
 
 export interface Pair {
@@ -170,9 +181,10 @@ export interface WorkflowMeta {
   author?: string;
   formatVersion?: string;
   samplePattern?: string;
-  /** Sample sheets as written (relative to the workflow directory). */
+  /** Sample sheets as written (relative to the project directory; may hold `{config.key}`). */
   sampleGroupsFile?: string;
   pairsFile?: string;
+  samplesFile?: string;
 }
 
 export interface Defaults {
@@ -193,8 +205,16 @@ export interface Report {
 export interface Workflow {
   /** Path of the .oxoflow file as given (used in diagnostics). */
   file: string;
-  /** Directory that relative paths are resolved against. */
+  /**
+   * The project directory: data, results, logs, sample sheets and the run state (`.oxo-flow/`) are
+   * relative to it. The current directory of the command, or `--directory`.
+   */
   dir: string;
+  /**
+   * The pipeline directory, where the .oxoflow file is: files the pipeline ships (environment specs,
+   * `script` files) are relative to it. The same as `dir` when the command runs next to the file.
+   */
+  pipelineDir: string;
   /** The raw text (for line-based scans such as secret detection). */
   source: string;
   meta: WorkflowMeta;
@@ -202,6 +222,10 @@ export interface Workflow {
   defaults: Defaults;
   report?: Report;
   sampleGroups: SampleGroup[];
+  /** The sample sheets that were read, as paths relative to `dir` (a `{config.key}` filled in). */
+  sheets?: string[];
+  /** The per-sample sheet that was read (`samples_file`), with its columns. */
+  samplesSheet?: { file: string; columns: string[] };
   pairs: Pair[];
   ai?: AiTable;
   rules: Rule[];

@@ -141,11 +141,15 @@ export function defineWorkflowSchema(z: typeof Zod) {
       sample_groups_file: z
         .string()
         .optional()
-        .describe('TSV or CSV sample sheet (relative to the workflow) with columns name, samples (comma-joined), and metadata columns'),
+        .describe('TSV or CSV sheet of sample groups (relative to the project directory; may use {config.key}) with columns name, samples (comma-joined), and metadata columns'),
       pairs_file: z
         .string()
         .optional()
-        .describe('TSV or CSV sheet (relative to the workflow) with columns pair_id, experiment (or tumor), control (or normal), experiment_type, and metadata columns'),
+        .describe('TSV or CSV sheet (relative to the project directory; may use {config.key}) with columns pair_id, experiment (or tumor), control (or normal), experiment_type, and metadata columns'),
+      samples_file: z
+        .string()
+        .optional()
+        .describe('TSV or CSV sheet with one row per sample (relative to the project directory; may use {config.key}): a sample column, an optional group column, any other column is {sample.COLUMN}'),
     })
     .describe('workflow metadata');
 

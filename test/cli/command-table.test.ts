@@ -19,10 +19,15 @@ const options = (o: unknown) => ({ ok: true, options: o });
 
 describe('argv → typed options', () => {
   it.each<[string[], string, unknown]>([
-    [['validate'], 'validate', { skill: [] }],
-    [['validate', 'wf.oxoflow', '--ai', '--skill', 'a', '--skill', 'b'], 'validate', { workflow: 'wf.oxoflow', ai: true, skill: ['a', 'b'] }],
-    [['validate', '--no-ai'], 'validate', { ai: false, skill: [] }],
-    [['lint', '--strict'], 'lint', { strict: true, skill: [] }],
+    [['validate'], 'validate', { overrides: [], skill: [] }],
+    [['validate', 'wf.oxoflow', '--ai', '--skill', 'a', '--skill', 'b'], 'validate', { workflow: 'wf.oxoflow', overrides: [], ai: true, skill: ['a', 'b'] }],
+    [['validate', '--no-ai'], 'validate', { overrides: [], ai: false, skill: [] }],
+    [
+      ['validate', 'wf.oxoflow', 'ref=g.fa', '-d', 'proj', '--configfile', 'a.yaml', '--configfile', 'b.toml'],
+      'validate',
+      { workflow: 'wf.oxoflow', overrides: ['ref=g.fa'], directory: 'proj', configfile: ['a.yaml', 'b.toml'], skill: [] },
+    ],
+    [['lint', '--strict'], 'lint', { overrides: [], strict: true, skill: [] }],
     [['dry-run', 'wf.oxoflow', 'a=1', 'b=2', '-t', 'x', '--samples', 's1, s2'], 'dry-run', { workflow: 'wf.oxoflow', overrides: ['a=1', 'b=2'], target: ['x'], samples: ['s1', 's2'], skill: [], forcerun: [] }],
     [['dry-run'], 'dry-run', { overrides: [], target: [], skill: [], forcerun: [] }],
     [

@@ -64,7 +64,8 @@ describe('the default project and the README example', () => {
     const lint = await runCliJson(['lint', example]);
     expect(lint.code).toBe(0);
     expect(lint.json.counts).toMatchObject({ error: 0, warning: 0 });
-    const dry = await runCli(['dry-run', example]);
+    // The README's command: the example's folder is the project (-d; without a workflow argument its main.oxoflow).
+    const dry = await runCli(['dry-run', '-d', path.dirname(example)]);
     expect(dry.code).toBe(0);
     for (const status of ['skip: up to date', 'skip: when false', 'run: outputs missing', 'run: never completed', 'run: upstream will run']) {
       expect(dry.stderr).toContain(status);

@@ -58,6 +58,7 @@ export function makeWorkflow(w: WorkflowInput): Workflow {
   return {
     file: 'main.oxoflow',
     dir: w.dir ?? '/nonexistent-oxo-flow-test',
+    pipelineDir: w.dir ?? '/nonexistent-oxo-flow-test',
     source: '',
     meta: { name: w.name ?? 'test', ...(w.samplePattern ? { samplePattern: w.samplePattern } : {}) },
     config,

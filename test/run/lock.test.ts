@@ -89,7 +89,8 @@ describe('the project lock', () => {
     expect(existsSync(file)).toBe(false);
     expect(runCli(['unlock'], { cwd: dir }).code).toBe(0);
     writeLock(dir, { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() });
-    const alive = runCliJson(['unlock', path.join(dir, 'main.oxoflow')], { cwd: tempDir('oxo-elsewhere-') });
+    // From elsewhere, the project is named with -d (a workflow file names the pipeline, not the project).
+    const alive = runCliJson(['unlock', '-d', dir], { cwd: tempDir('oxo-elsewhere-') });
     expect(alive.code).toBe(1);
     expect(JSON.stringify(alive.json.diagnostics)).toContain('RUN048');
     expect(existsSync(file)).toBe(true);

@@ -3,7 +3,7 @@
 import { workflowGraph } from '../../workflow/dag/rule-graph.js';
 import type { CliContext } from '../context.js';
 import { drawGraph, type GraphFormat } from '../graph-formats.js';
-import { diskFs, loadChecked, splitWorkflowArg, type PlanOptions } from '../plan-input.js';
+import { diskFs, loadChecked, type PlanOptions, projectFlags, splitWorkflowArg } from '../plan-input.js';
 import { outcomeOf, type CommandResult } from '../result.js';
 
 export interface GraphOptions extends PlanOptions {
@@ -13,7 +13,7 @@ export interface GraphOptions extends PlanOptions {
 
 export async function graph(opts: GraphOptions, ctx: CliContext): Promise<CommandResult> {
   const { workflow: arg, overrides } = splitWorkflowArg(opts, ctx.cwd);
-  const loaded = await loadChecked(arg, ctx, overrides);
+  const loaded = await loadChecked(arg, ctx, overrides, projectFlags(opts));
   if (!loaded.ok) return { outcome: loaded.outcome, json: { workflow: loaded.shown ?? arg ?? null, nodes: [], edges: [] }, diagnostics: loaded.diagnostics };
   const expanded = Boolean(opts.expanded);
   const settings = { expanded, overrides, list: diskFs.list, ...(opts.samples !== undefined ? { samples: opts.samples } : {}) };

@@ -5,10 +5,15 @@ import { lintWorkflow } from '../../workflow/lint/index.js';
 import type { CliContext } from '../context.js';
 import type { CommandResult } from '../result.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
+import { projectFlags, splitWorkflowArg } from '../plan-input.js';
 import { loadAndCheck } from '../workflow-input.js';
 
 export interface LintOptions {
   workflow?: string;
+  /** KEY=VALUE config values (and a first word that commander took for the workflow). */
+  overrides?: string[];
+  directory?: string;
+  configfile?: string[];
   strict?: boolean;
   ai?: boolean;
   skill?: string[];
@@ -18,7 +23,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 || word === '
 
 export async function lint(opts: LintOptions, ctx: CliContext): Promise<CommandResult> {
   const strict = Boolean(opts.strict);
-  const report = await loadAndCheck(opts.workflow, ctx, { graph: true });
+  const words = splitWorkflowArg(opts, ctx.cwd);
+  const report = await loadAndCheck(words.workflow, ctx, { graph: true, overrides: words.overrides, project: projectFlags(opts) });
   if (report.kind === 'unreadable') {
     const unreadable: CommandResult = { outcome: 'usage', json: { workflow: report.shown ?? opts.workflow ?? null, strict, passed: false }, diagnostics: report.diagnostics };
     return addAiReview(unreadable, aiRequest('lint', opts, undefined, undefined, 'the workflow cannot be read as TOML'), ctx);

@@ -12,13 +12,20 @@ import { terminalSafe } from '../terminal-safe.js';
 
 export interface UnlockOptions {
   workflow?: string;
+  /** `-d/--directory`: the project whose lock to remove (default: the current directory). */
+  directory?: string;
   force?: boolean;
 }
 
+/**
+ * The lock is the project's (the directory a run reads and writes): `--directory`, else a directory
+ * given as the argument, else the current directory. A workflow file as the argument names the
+ * pipeline, not the project, as for `run`.
+ */
 export async function unlock(opts: UnlockOptions, ctx: CliContext): Promise<CommandResult> {
-  const target = path.resolve(ctx.cwd, opts.workflow ?? '.');
-  const isDir = statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false;
-  const dir = isDir ? target : path.dirname(target);
+  const target = opts.workflow === undefined ? undefined : path.resolve(ctx.cwd, opts.workflow);
+  const isDir = target !== undefined && (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false);
+  const dir = opts.directory !== undefined ? path.resolve(ctx.cwd, opts.directory) : isDir ? target! : ctx.cwd;
   const file = lockFile(dir);
   const shown = path.relative(ctx.cwd, file) || file;
   const { holder, raw } = readHolder(file);

@@ -19,5 +19,7 @@ export const cliCodes = {
   CLI022: { severity: 'error', title: 'invalid project name', hint: 'use letters, digits, ".", "_" and "-", starting with a letter or digit', exit: 'usage', doc },
   CLI030: { severity: 'error', title: 'internal error (a bug in oxo-flow)', hint: 'please report it with this output; -v adds the stack trace', doc },
   CLI031: { severity: 'error', title: 'an option value is empty or malformed', exit: 'usage', doc },
+  CLI032: { severity: 'error', title: 'a --configfile cannot be read or is not a table of config values', hint: 'a config file is TOML (.toml), JSON (.json) or YAML (.yaml, .yml) holding a flat table of [config] keys', exit: 'usage', doc },
+  CLI033: { severity: 'error', title: 'the project directory (--directory) cannot be used', hint: 'pass an existing directory you can write to: the results, logs and .oxo-flow/ state go there', exit: 'usage', doc },
   CLI130: { severity: 'error', title: 'interrupted', hint: 'nothing more was done after Ctrl-C', exit: 'interrupted', doc },
 } as const satisfies Record<string, CodeInfo>;

@@ -58,5 +58,6 @@ export const workflowCodes = {
   W024: { severity: 'warning', title: 'wildcard without a declared source', hint: 'declare [[sample_groups]] or [[pairs]], set workflow.sample_pattern, or pass --samples to dry-run/run', doc },
   W026: { severity: 'warning', title: '[variables] table is ignored', hint: 'declare samples in [[sample_groups]] or set workflow.sample_pattern; use scatter/transform for other value lists', doc },
   W027: { severity: 'warning', title: 'unsupported format_version', hint: 'this version of oxo-flow reads format 1.x', doc },
+  W028: { severity: 'info', title: 'a config key must be given at run time', hint: 'pass KEY=VALUE or --configfile FILE to dry-run and run; they stop (E037) without it', doc },
   S008: { severity: 'warning', title: 'secret-looking literal in the workflow file', hint: 'pass secrets through the environment (${VAR} in shell) or a sensitive [config] key set on the command line', doc },
 } as const satisfies Record<string, CodeInfo>;

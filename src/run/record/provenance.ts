@@ -47,9 +47,8 @@ export function maskedCommandLine(argv: readonly string[], workflow: Workflow, s
 
 export function sampleSheets(workflow: Workflow): { path: string; sha256: string | null }[] {
   const out: { path: string; sha256: string | null }[] = [];
-  for (const p of [workflow.meta.sampleGroupsFile, workflow.meta.pairsFile]) {
-    if (p !== undefined) out.push({ path: p, sha256: sha256File(path.resolve(workflow.dir, p)) });
-  }
+  // The sheets as read (a path from {config.key} filled in), relative to the project directory.
+  for (const p of workflow.sheets ?? []) out.push({ path: p, sha256: sha256File(path.resolve(workflow.dir, p)) });
   return out;
 }
 
@@ -62,7 +61,7 @@ export function environments(workflow: Workflow): EnvironmentRecord[] {
     const rec: EnvironmentRecord = { rule: rule.name, kind: env.kind, spec: env.spec };
     const first = Array.isArray(env.spec) ? env.spec[0] : env.spec;
     if (first !== undefined && /\.(ya?ml|lock|toml)$/i.test(first)) {
-      const digest = sha256File(path.resolve(workflow.dir, first));
+      const digest = sha256File(path.resolve(workflow.pipelineDir, first));
       if (digest !== null) rec.fileSha256 = digest;
     }
     out.push(rec);

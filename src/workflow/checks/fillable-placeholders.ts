@@ -13,6 +13,7 @@ import type { Locator } from './locate.js';
 import { PAIR_WILDCARDS, SAMPLE_WILDCARDS } from './placeholders.js';
 import { spellingOf } from './placeholder-spelling.js';
 import { allTexts, type RuleText } from './rule-texts.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 
 /** Pair wildcards and the Pair field each needs (undefined: always present). */
 const PAIR_FIELD: Record<string, 'control' | 'experimentType' | undefined> = {
@@ -30,6 +31,8 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
   for (const r of w.rules) if (r.scatter?.gather) gathered.set(r.scatter.gather, [...(gathered.get(r.scatter.gather) ?? []), r.scatter.variable]);
   const groupMeta = new Set(w.sampleGroups.flatMap((g) => Object.keys(g.metadata)));
   const pairMeta = new Set(w.pairs.flatMap((p) => Object.keys(p.metadata)));
+  const columns = sheetColumns(w);
+  const emptyReported = new Set<string>();
   for (const rule of w.rules) {
     const texts = allTexts(rule);
     const refs = texts.map((t) => ({ t, refs: compileTemplate(t.text).parts.filter((p): p is TemplateRef => typeof p !== 'string') }));
@@ -54,7 +57,12 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
         if (reported.has(part.raw)) continue;
         const ref = part.ref;
         const spelling = ref.kind === 'unknown' && !ref.name.startsWith('_') ? spellingOf(ref.name, ref.key, ref.index, possible) : undefined;
-        const why = spelling !== undefined ? `${spelling.why}${spelling.suggestion ? ` (did you mean ${spelling.suggestion}?)` : ''}` : unfillable(w, rule, t, part, possible);
+        const why =
+          spelling !== undefined
+            ? `${spelling.why}${spelling.suggestion ? ` (did you mean ${spelling.suggestion}?)` : ''}`
+            : ref.kind === 'var' && ref.name.startsWith('sample.')
+              ? noColumn(ref.name.slice('sample.'.length), columns)
+              : unfillable(w, rule, t, part, possible);
         if (why === undefined) continue;
         reported.add(part.raw);
         const where = loc.inValue(t.path, part.raw, rule.name);
@@ -62,6 +70,48 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
       }
     }
     checkSourcesHaveValues(w, loc, rule, vars, out);
+    checkCellsHaveValues(w, rule, vars, emptyReported, out);
+  }
+}
+
+/**
+ * The columns `{sample.COLUMN}` can name: those of the per-sample sheet; 'unknown' while its path
+ * waits for a config value given at run time (the run checks again once it is read).
+ */
+function sheetColumns(w: Workflow): { file: string; columns: ReadonlySet<string> } | 'unknown' | undefined {
+  if (w.samplesSheet !== undefined) return { file: w.samplesSheet.file, columns: new Set(w.samplesSheet.columns) };
+  return w.meta.samplesFile !== undefined ? 'unknown' : undefined;
+}
+
+function noColumn(column: string, columns: ReturnType<typeof sheetColumns>): string | undefined {
+  if (columns === 'unknown') return undefined;
+  if (columns === undefined) return 'no per-sample sheet gives it: {sample.COLUMN} names a column of the sheet in workflow.samples_file';
+  if (columns.columns.has(column)) return undefined;
+  const list = [...columns.columns];
+  const near = nearestName(column, list);
+  return `the per-sample sheet ${columns.file} has no column "${column}"${near ? ` (did you mean {sample.${near}}?)` : ''}${list.length > 0 ? `; its columns: ${list.join(', ')}` : ''}`;
+}
+
+/** E034: every sample of the per-sample sheet must have a value in each column a rule uses (at its cell). */
+function checkCellsHaveValues(w: Workflow, rule: Rule, vars: ReadonlySet<string>, reported: Set<string>, out: Diagnostic[]): void {
+  const used = [...vars].filter((v) => v.startsWith('sample.')).map((v) => v.slice('sample.'.length));
+  if (used.length === 0) return;
+  for (const g of w.sampleGroups) {
+    for (const [sample, row] of Object.entries(g.sampleRows ?? {})) {
+      for (const column of used) {
+        if (!(column in row.cells) || row.cells[column] !== '' || reported.has(`${sample}\0${column}`)) continue;
+        reported.add(`${sample}\0${column}`);
+        out.push(
+          diagnostic('E034', `sample "${sample}" has an empty ${column} cell, but rule "${rule.name}" uses {sample.${column}}`, {
+            file: row.file,
+            line: row.line,
+            column: row.at[column] ?? 1,
+            rule: rule.name,
+            hint: `fill in ${column} for every sample, or give this sample its own sheet and run`,
+          }),
+        );
+      }
+    }
   }
 }
 

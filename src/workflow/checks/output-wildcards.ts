@@ -25,11 +25,16 @@ function gathered(w: Workflow, ruleName: string): string[] {
   return map.get(ruleName) ?? [];
 }
 
+/** Sample groups, or a sheet that gives them (perhaps read only once a config value is given at run time). */
+function declaresSamples(w: Workflow): boolean {
+  return w.sampleGroups.length > 0 || w.meta.sampleGroupsFile !== undefined || w.meta.samplesFile !== undefined;
+}
+
 /** Wildcards some declared source fills for this rule. */
 export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
   const names = new Set<string>();
   if (w.pairs.length > 0) for (const n of PAIR_WILDCARDS) names.add(n);
-  if (w.sampleGroups.length > 0 || w.meta.samplePattern !== undefined) for (const n of SAMPLE_WILDCARDS) names.add(n);
+  if (declaresSamples(w) || w.meta.samplePattern !== undefined) for (const n of SAMPLE_WILDCARDS) names.add(n);
   if (rule.scatter) names.add(rule.scatter.variable);
   if (rule.transform) names.add(rule.transform.split.by);
   for (const e of rule.expandInputs) for (const v of Object.keys(e.variables)) names.add(v);
@@ -39,7 +44,7 @@ export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
 
 export function checkOutputWildcards(w: Workflow, loc: Locator, out: Diagnostic[]): void {
   const hasPairs = w.pairs.length > 0;
-  const hasGroups = w.sampleGroups.length > 0;
+  const hasGroups = declaresSamples(w);
   for (const rule of w.rules) {
     if (rule.input.paths.length === 0 && rule.expandInputs.length === 0) continue;
     const texts = pathTexts(rule);

@@ -33,8 +33,12 @@ export function checkWildcardValues(w: Workflow, loc: Locator, out: Diagnostic[]
   };
   const sheetOr = (row: { file: string; line: number } | undefined, path: KeyPath) => () => (row ? { file: row.file, line: row.line, column: 1 } : loc.at(path));
   w.sampleGroups.forEach((g, gi) => {
-    check('group name', g.name, sheetOr(g.row, ['sample_groups', gi, 'name']));
-    g.samples.forEach((s, si) => check('sample name', s, sheetOr(g.row, ['sample_groups', gi, 'samples', si])));
+    const first = g.sampleRows?.[g.samples[0] ?? ''];
+    check('group name', g.name, first && 'group' in first.at ? () => ({ file: first.file, line: first.line, column: first.at.group ?? 1 }) : sheetOr(g.row, ['sample_groups', gi, 'name']));
+    g.samples.forEach((s, si) => {
+      const row = g.sampleRows?.[s];
+      check('sample name', s, row ? () => ({ file: row.file, line: row.line, column: row.at.sample ?? 1 }) : sheetOr(g.row, ['sample_groups', gi, 'samples', si]));
+    });
   });
   w.pairs.forEach((p, pi) => {
     check('pair_id', p.pairId, sheetOr(p.row, ['pairs', pi, 'pair_id']));

@@ -65,7 +65,8 @@ export function ruleDimensions(
       dims.push({ kind: 'pairs', options: pairs.map((p) => pairOption(p, pairNames)) });
     }
   }
-  const sampleNames = [...mentioned].filter((n) => SAMPLE_WILDCARDS.has(n));
+  // `{sample.COLUMN}` is a value of the job's sample: the rule fans out over samples as for `{sample}`.
+  const sampleNames = [...mentioned].filter((n) => SAMPLE_WILDCARDS.has(n) || n.startsWith('sample.'));
   if (sampleNames.length > 0) {
     const members = ctx.samples.members;
     if (members.length === 0) {
@@ -80,9 +81,13 @@ export function ruleDimensions(
         );
         return undefined;
       }
-      dims.push({ kind: 'samples', options: [standIn(sampleNames)] });
+      const ids = standIn([...new Set(sampleNames.map((n) => (n.startsWith('sample.') ? 'sample' : n)))]);
+      const values = { ...ids.values };
+      for (const n of sampleNames) if (n.startsWith('sample.')) values[n] = `<${n}>`;
+      dims.push({ kind: 'samples', options: [{ id: ids.id, values }] });
     } else {
-      dims.push({ kind: 'samples', options: sampleOptions(members, mentioned.has('sample'), mentioned.has('group')) });
+      const bySample = mentioned.has('sample') || sampleNames.some((n) => n.startsWith('sample.'));
+      dims.push({ kind: 'samples', options: sampleOptions(members, bySample, mentioned.has('group')) });
     }
   }
   if (rule.scatter !== undefined) {
@@ -166,6 +171,7 @@ function sampleOptions(members: readonly SampleMember[], bySample: boolean, byGr
       if (bySample) id.sample = m.sample;
       if (byGroup) id.group = m.group;
       const values: Record<string, string> = { ...stringValues(m.metadata), sample: m.sample, group: m.group };
+      if (m.cells !== undefined) for (const [k, v] of Object.entries(m.cells)) values[`sample.${k}`] = v;
       return { id, values };
     });
     cached.set(key, options);

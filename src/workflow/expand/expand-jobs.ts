@@ -119,6 +119,8 @@ interface CommandSource {
   masked?: Masking;
   /** The config keys a script's job gets, and which of them the engine adds. */
   scriptConfig: { keys: readonly string[]; engine: ReadonlySet<string> };
+  /** Set when the pipeline is not in the project directory: where a `script` file is found. */
+  pipelineDir?: string;
 }
 
 /** Sensitive config keys read as `***`; their values, as words, are also hidden wherever else they land. */
@@ -361,7 +363,9 @@ function commandSource(
   const rule = compiled.rule;
   const threads = rule.threads ?? workflow.defaults.threads ?? 1;
   const memory = rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText);
-  return masked === undefined ? { compiled, threads, memory, config, scriptConfig } : { compiled, threads, memory, config, masked, scriptConfig };
+  const source: CommandSource = masked === undefined ? { compiled, threads, memory, config, scriptConfig } : { compiled, threads, memory, config, masked, scriptConfig };
+  if (workflow.pipelineDir !== workflow.dir) source.pipelineDir = workflow.pipelineDir;
+  return source;
 }
 
 /**
@@ -700,7 +704,10 @@ function commandOf(j: ExpandedJob, c: CompiledRule): { template: Template; analy
 
 /** A script rule runs its file: the path (rendered as text) reaches the job as OXO_SCRIPT. */
 function scriptPath(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string | undefined {
-  return isScriptJob(j, source) ? renderTemplate(source.compiled.command!, commandValues(j, source, config)) : undefined;
+  if (!isScriptJob(j, source)) return undefined;
+  const file = renderTemplate(source.compiled.command!, commandValues(j, source, config));
+  // A script ships with the pipeline: found next to the workflow file, while the job runs in the project.
+  return source.pipelineDir === undefined || path.isAbsolute(file) ? file : path.join(source.pipelineDir, file);
 }
 
 function isScriptJob(j: ExpandedJob, source: CommandSource): boolean {

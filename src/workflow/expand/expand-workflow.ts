@@ -10,6 +10,7 @@ import { compileTemplate, renderTemplate } from '../render/template.js';
 import { analyseShell } from '../render/shell-contexts.js';
 import { compileParams, renderParams } from '../render/params.js';
 import { renderShown } from '../render/script.js';
+import { sheetConfigKeys } from '../load/sheets.js';
 import { locate } from './dimensions.js';
 import { expandJobs, type ExpandedJob } from './expand-jobs.js';
 import { parseOverrides } from './overrides.js';
@@ -46,7 +47,10 @@ export function expandWorkflow(workflow: Workflow, settings: ExpandWorkflowSetti
   if (hasErrors(diagnostics)) return { diagnostics };
   const config = effectiveConfig(workflow, overrides.values, samples.source.members);
 
-  diagnostics.push(...unsetConfig(workflow, config), ...blockedOnceRendered(workflow, config));
+  const unset = unsetConfig(workflow, config, settings.standIns ?? false);
+  // A plan without a value it needs stops here, naming the key, before anything that would miss it.
+  if (hasErrors(unset)) return { diagnostics: [...diagnostics, ...unset] };
+  diagnostics.push(...unset, ...blockedOnceRendered(workflow, config));
   const expanded = expandJobs(workflow, { samples: samples.source, config, standIns: settings.standIns ?? false });
   diagnostics.push(...expanded.diagnostics);
   // A plan stops at the first stage with errors; a rule-level view (validate) still checks the DAG
@@ -72,22 +76,28 @@ function unusableSampleNames(workflow: Workflow, source: SampleSource): Diagnost
 }
 
 /**
- * E037: a declared config key with no value (no default, no override) that is required or that a
- * rule uses. Pointed at the key in [config], where the value belongs.
+ * A declared config key with no value (no default, no value given) that is required, or that a rule
+ * or a sample sheet path uses. A plan cannot go on without it (E037); a rule-level view (validate)
+ * notes it (W028): a value given at run time is a property of the pipeline, not an error in it.
+ * Pointed at the key in [config], where the value is declared.
  */
-function unsetConfig(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>): Diagnostic[] {
-  const used = new Set<string>();
+function unsetConfig(workflow: Workflow, config: ReadonlyMap<string, ConfigValue>, ruleLevel: boolean): Diagnostic[] {
+  const used = new Set<string>(sheetConfigKeys(workflow));
   for (const rule of workflow.rules) for (const text of ruleTemplates(rule)) for (const k of compileTemplate(text).configKeys) used.add(k);
   const out: Diagnostic[] = [];
   for (const [key, entry] of workflow.config) {
     if (config.has(key) || (!entry.declaration?.required && !used.has(key))) continue;
     const pos = workflow.positions.locate(['config', key]);
+    const why = entry.declaration?.required ? 'is required' : 'is used by the workflow';
+    const help = entry.declaration?.help !== undefined ? ` (${entry.declaration.help})` : '';
     out.push(
-      diagnostic('E037', `config.${key} has no value: it ${entry.declaration?.required ? 'is required' : 'is used by a rule'} and has no default`, {
-        file: workflow.file,
-        ...(pos ?? {}),
-        hint: `set default = ... in [config], or pass ${key}=VALUE to dry-run or run`,
-      }),
+      ruleLevel
+        ? diagnostic('W028', `config.${key}${help} has no default: it ${why}, so dry-run and run need ${key}=VALUE or a --configfile that sets it`, { file: workflow.file, ...(pos ?? {}) })
+        : diagnostic('E037', `config.${key}${help} has no value: it ${why} and has no default`, {
+            file: workflow.file,
+            ...(pos ?? {}),
+            hint: `pass ${key}=VALUE, or --configfile FILE with a value for ${key}, or set default = ... in [config]`,
+          }),
     );
   }
   return out;

@@ -55,10 +55,10 @@ export function parseOverrides(overrides: readonly string[], config: ReadonlyMap
   return { values, diagnostics };
 }
 
-type Wanted = ConfigType | 'array';
+export type Wanted = ConfigType | 'array';
 
 /** The declared type wins; otherwise the type of the value written in the file; otherwise text. */
-function typeOf(entry: ConfigEntry): Wanted {
+export function typeOf(entry: ConfigEntry): Wanted {
   if (entry.declaration?.type !== undefined) return entry.declaration.type;
   const v = entry.value;
   if (Array.isArray(v)) return 'array';
@@ -89,6 +89,6 @@ function coerce(raw: string, wanted: Wanted): { ok: true; value: ConfigValue } |
   }
 }
 
-function sameValue(a: ConfigValue, b: ConfigValue): boolean {
+export function sameValue(a: ConfigValue, b: ConfigValue): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }

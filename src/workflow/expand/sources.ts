@@ -11,6 +11,8 @@ export interface SampleMember {
   sample: string;
   group: string;
   metadata: Readonly<Record<string, ConfigValue>>;
+  /** The sample's own values from a per-sample sheet (`{sample.COLUMN}`). */
+  cells?: Readonly<Record<string, string>>;
 }
 
 export type SampleOrigin = 'sample_groups' | 'samples_flag' | 'sample_pattern' | 'none';
@@ -35,7 +37,12 @@ export function resolveSamples(
   let declared: SampleSource = { members: [], origin: 'none' };
   if (workflow.sampleGroups.length > 0) {
     const members: SampleMember[] = [];
-    for (const g of workflow.sampleGroups) for (const s of g.samples) members.push({ sample: s, group: g.name, metadata: g.metadata });
+    for (const g of workflow.sampleGroups) {
+      for (const s of g.samples) {
+        const cells = g.sampleRows?.[s]?.cells;
+        members.push(cells === undefined ? { sample: s, group: g.name, metadata: g.metadata } : { sample: s, group: g.name, metadata: g.metadata, cells });
+      }
+    }
     declared = { members, origin: 'sample_groups' };
   } else if (workflow.meta.samplePattern !== undefined && list !== undefined) {
     declared = discover(workflow.meta.samplePattern, workflow.dir, config, list, diagnostics);

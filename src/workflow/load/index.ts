@@ -9,7 +9,9 @@ import { indexKeyPositions, LineIndex } from '../positions/index.js';
 import type { WorkflowFile } from '../schema.js';
 import { workflowSchemas } from '../schema-runtime.js';
 import { WORKFLOW_SHAPE } from '../schema-shape.generated.js';
+import { applyConfigSettings, type ConfigSettings } from './config-values.js';
 import { normaliseWorkflow, type ReadSheet } from './normalise.js';
+import { addSheets } from './sheets.js';
 import { issuesToDiagnostics } from './schema-issues.js';
 import { conformsToShape } from './shape-check.js';
 
@@ -83,9 +85,14 @@ function checkShape(data: unknown): ShapeCheck {
 }
 
 export interface LoadOptions {
+  /** The project directory (data, results, sheets, state); default: the workflow file's directory. */
   dir?: string;
-  /** Reads sample sheets (sample_groups_file, pairs_file); without it a named sheet is E039. */
+  /** The pipeline directory (the workflow file's); default: `dir`. */
+  pipelineDir?: string;
+  /** Reads sample sheets (sample_groups_file, pairs_file, samples_file); without it a named sheet is E039. */
   readSheet?: ReadSheet;
+  /** `--configfile` values and KEY=VALUE words: the effective config, before sheets are read. */
+  config?: ConfigSettings;
 }
 
 /**
@@ -99,7 +106,7 @@ export function loadWorkflow(source: string, file: string, options: LoadOptions 
   const lines = new LineIndex(text);
   const positions = indexKeyPositions(text, lines);
   const checked = checkShape(parsed.data);
-  const source2 = { file, text, positions, ...(options.dir !== undefined ? { dir: options.dir } : {}), ...(options.readSheet ? { readSheet: options.readSheet } : {}) };
+  const source2 = { file, text, positions, ...(options.dir !== undefined ? { dir: options.dir } : {}), ...(options.pipelineDir !== undefined ? { pipelineDir: options.pipelineDir } : {}) };
   if (!checked.ok) {
     const diagnostics = issuesToDiagnostics(checked.issues, { file, data: parsed.data, schema: checked.schema, positions });
     // Keep going without the keys in error, so one wrong type does not hide the file's other
@@ -107,11 +114,32 @@ export function loadWorkflow(source: string, file: string, options: LoadOptions 
     // with the errors: nothing plans or runs a workflow that has any.
     const pruned = withoutIssues(parsed.data, checked.issues);
     if (pruned === undefined || !conformsToShape(WORKFLOW_SHAPE, pruned)) return { diagnostics };
-    const rest = normaliseWorkflow(pruned as WorkflowFile, source2);
+    const rest = completed(normaliseWorkflow(pruned as WorkflowFile, source2), positions, options);
+    if (rest.usage) return { diagnostics: rest.diagnostics };
     return { workflow: rest.workflow, diagnostics: [...diagnostics, ...rest.diagnostics] };
   }
-  const { workflow, diagnostics } = normaliseWorkflow(checked.data, source2);
-  return { workflow, diagnostics };
+  const done = completed(normaliseWorkflow(checked.data, source2), positions, options);
+  return done.usage ? { diagnostics: done.diagnostics } : { workflow: done.workflow, diagnostics: done.diagnostics };
+}
+
+/**
+ * The normalised workflow with the command's config values, then its sample sheets (whose paths
+ * may use those values). A config value the command gives that does not fit is a usage error
+ * (`usage`): nothing else is reported, as for a mistyped option.
+ */
+function completed(
+  normalised: { workflow: Workflow; diagnostics: Diagnostic[] },
+  positions: ReturnType<typeof indexKeyPositions>,
+  options: LoadOptions,
+): { workflow: Workflow; diagnostics: Diagnostic[]; usage: boolean } {
+  const { workflow } = normalised;
+  if (options.config !== undefined) {
+    const applied = applyConfigSettings(workflow.config, options.config);
+    if (applied.diagnostics.length > 0) return { workflow, diagnostics: applied.diagnostics, usage: true };
+    workflow.config = applied.config;
+  }
+  const sheets = addSheets(workflow, { file: workflow.file, positions, ...(options.readSheet ? { readSheet: options.readSheet } : {}) });
+  return { workflow, diagnostics: [...normalised.diagnostics, ...sheets], usage: false };
 }
 
 /**
@@ -171,8 +199,18 @@ function firstInvalidUtf8(b: Uint8Array): number {
   return b.length;
 }
 
+export interface ReadOptions {
+  /** The path shown in diagnostics (default: as given). */
+  displayPath?: string;
+  /** The project directory (absolute; default: the workflow file's directory). */
+  projectDir?: string;
+  /** How the project directory is shown in messages about its files ('' for the current directory). */
+  projectShown?: string;
+  config?: ConfigSettings;
+}
+
 /** Read and load a workflow file; an unreadable file is CLI003. */
-export function readWorkflowFile(filePath: string, options: { displayPath?: string } = {}): LoadResult {
+export function readWorkflowFile(filePath: string, options: ReadOptions = {}): LoadResult {
   const shown = options.displayPath ?? filePath;
   let bytes: Buffer;
   try {
@@ -184,19 +222,23 @@ export function readWorkflowFile(filePath: string, options: { displayPath?: stri
   }
   const decoded = decodeUtf8(bytes, shown);
   if ('diagnostic' in decoded) return { diagnostics: [decoded.diagnostic] };
-  const dir = path.dirname(path.resolve(filePath));
-  return loadWorkflow(decoded.text, shown, { dir, readSheet: sheetReader(dir) });
+  const pipelineDir = path.dirname(path.resolve(filePath));
+  const dir = options.projectDir ?? pipelineDir;
+  // Without a project directory of its own the workflow's directory is shown as the file is.
+  const projectShown = options.projectShown ?? (options.projectDir === undefined ? path.dirname(shown) : '');
+  return loadWorkflow(decoded.text, shown, { dir, pipelineDir, readSheet: sheetReader(dir, projectShown), ...(options.config ? { config: options.config } : {}) });
 }
 
-/** Sample sheets are read from the workflow's directory, as UTF-8 like the workflow itself. */
-export function sheetReader(dir: string): ReadSheet {
+/** Sample sheets are read from the project directory, as UTF-8 like the workflow itself. */
+export function sheetReader(dir: string, shownDir = ''): ReadSheet {
   return (relative) => {
+    const shown = path.isAbsolute(relative) ? relative : path.join(shownDir, relative);
     try {
-      const decoded = decodeUtf8(readFileSync(path.resolve(dir, relative)), relative);
-      return 'text' in decoded ? { text: decoded.text } : { error: decoded.diagnostic.message };
+      const decoded = decodeUtf8(readFileSync(path.resolve(dir, relative)), shown);
+      return 'text' in decoded ? { text: decoded.text, shown } : { error: decoded.diagnostic.message, shown };
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      return { error: e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message };
+      return { shown, error: e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message };
     }
   };
 }

@@ -20,15 +20,17 @@ import {
 import type { KeyPositions } from '../positions/index.js';
 import type { ConfigDeclarationFile, EnvironmentFile, RuleFile, WorkflowFile } from '../schema.js';
 import { parseMemory } from './memory.js';
-import { readPairsSheet, readSampleGroupsSheet } from './sample-sheet.js';
 import { parseTimeLimit } from './time-limit.js';
 import { describeValue } from './schema-issues.js';
 
 /** Order used to pick a backend when several are given (E023 is reported either way). */
 const ENVIRONMENT_KINDS: readonly EnvironmentKind[] = ['conda', 'mamba', 'pixi', 'docker', 'singularity', 'venv', 'modules'];
 
-/** Reads a sample sheet named in the workflow (relative to the workflow directory). */
-export type ReadSheet = (relative: string) => { text: string } | { error: string };
+/**
+ * Reads a sample sheet named in the workflow (relative to the project directory): its text, and
+ * its path as the user sees it (so `file:line` of a bad row opens the sheet).
+ */
+export type ReadSheet = (relative: string) => { text: string; shown?: string } | { error: string; shown?: string };
 
 interface Ctx {
   file: string;
@@ -242,28 +244,9 @@ function ai(raw: NonNullable<WorkflowFile['ai']>): AiTable {
   return out;
 }
 
-/** Rows of a sample sheet, added after the inline entries; a sheet that cannot be read is E039. */
-function sheet<T>(
-  ctx: Ctx,
-  source: { file: string; readSheet?: ReadSheet },
-  relative: string | undefined,
-  key: string,
-  read: (sheet: { file: string; text: string }, diagnostics: Diagnostic[]) => T[],
-): T[] {
-  if (relative === undefined) return [];
-  // Shown next to the workflow file as the user sees it, so `file:line` of a bad row opens the sheet.
-  const shown = path.isAbsolute(relative) ? relative : path.join(path.dirname(source.file), relative);
-  const got = source.readSheet?.(relative) ?? { error: 'no file system to read it from here' };
-  if ('error' in got) {
-    ctx.diagnostics.push(diagnostic('E039', `workflow.${key} ${JSON.stringify(relative)} cannot be read: ${got.error}`, { ...at(ctx, ['workflow', key]), hint: 'the path is relative to the workflow file' }));
-    return [];
-  }
-  return read({ file: shown, text: got.text }, ctx.diagnostics);
-}
-
 export function normaliseWorkflow(
   data: WorkflowFile,
-  source: { file: string; dir?: string; text: string; positions: KeyPositions; readSheet?: ReadSheet },
+  source: { file: string; dir?: string; pipelineDir?: string; text: string; positions: KeyPositions },
 ): { workflow: Workflow; diagnostics: Diagnostic[] } {
   const ctx: Ctx = { file: source.file, positions: source.positions, diagnostics: [] };
   const w = data.workflow;
@@ -275,6 +258,7 @@ export function normaliseWorkflow(
   if (w.sample_pattern !== undefined) meta.samplePattern = w.sample_pattern;
   if (w.sample_groups_file !== undefined) meta.sampleGroupsFile = w.sample_groups_file;
   if (w.pairs_file !== undefined) meta.pairsFile = w.pairs_file;
+  if (w.samples_file !== undefined) meta.samplesFile = w.samples_file;
 
   const config = new Map<string, ConfigEntry>();
   for (const [key, raw] of Object.entries(data.config ?? {})) config.set(key, configEntry(ctx, key, raw));
@@ -291,15 +275,14 @@ export function normaliseWorkflow(
   const workflow: Workflow = {
     file: source.file,
     dir: source.dir ?? path.dirname(source.file),
+    pipelineDir: source.pipelineDir ?? source.dir ?? path.dirname(source.file),
     source: source.text,
     meta,
     config,
     defaults,
-    sampleGroups: [
-      ...(data.sample_groups ?? []).map((g) => ({ name: g.name, samples: [...(g.samples ?? [])], metadata: { ...(g.metadata ?? {}) } })),
-      ...sheet(ctx, source, w.sample_groups_file, 'sample_groups_file', readSampleGroupsSheet),
-    ],
-    pairs: [...(data.pairs ?? []).map((p, i) => pair(ctx, p, i)), ...sheet(ctx, source, w.pairs_file, 'pairs_file', readPairsSheet)],
+    // Sheets are added once the config is known (sheets.ts): their paths may use {config.key}.
+    sampleGroups: (data.sample_groups ?? []).map((g) => ({ name: g.name, samples: [...(g.samples ?? [])], metadata: { ...(g.metadata ?? {}) } })),
+    pairs: (data.pairs ?? []).map((p, i) => pair(ctx, p, i)),
     rules: (data.rules ?? []).map((r, i) => rule(ctx, r, i)),
     positions: source.positions,
   };

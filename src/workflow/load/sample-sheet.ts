@@ -3,7 +3,7 @@
 // Pair values as the inline [[sample_groups]] and [[pairs]] tables; columns the engine does not know
 // become metadata. Every problem names the sheet and the line of the row (E039).
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { Pair, SampleGroup } from '../model.js';
+import type { Pair, SampleGroup, SampleRow } from '../model.js';
 
 export interface SheetText {
   /** The sheet as the user wrote it in the workflow (for messages). */
@@ -14,6 +14,8 @@ export interface SheetText {
 interface Row {
   line: number;
   cells: Record<string, string>;
+  /** 1-based character column where each column's cell starts on the line. */
+  at: Record<string, number>;
 }
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -35,11 +37,12 @@ function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: 
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     if (raw.trim() === '' || raw.startsWith('#')) continue;
-    const cells = csv ? splitCsv(raw) : raw.split('\t');
-    if (cells === undefined) {
+    const split = csv ? splitCsv(raw) : splitTsv(raw);
+    if (split === undefined) {
       fail(i + 1, 'a quoted cell is not closed on this line', 'close the "…" quote; cells cannot span lines');
       return undefined;
     }
+    const { cells, starts } = split;
     const trimmed = cells.map((c) => c.trim());
     // A NUL or other control character in a cell would reach file names and commands (a NUL cannot
     // reach a job at all): an error at its line, never a job that silently fails to start.
@@ -49,7 +52,7 @@ function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: 
         diagnostic('E043', `cell ${control + 1} of this row holds a control character (${describeControl(trimmed[control]!)})`, {
           file: sheet.file,
           line: i + 1,
-          column: 1,
+          column: starts[control]! + 1,
           hint: 'remove the NUL or control character from the sheet',
         }),
       );
@@ -57,6 +60,11 @@ function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: 
     }
     if (header === undefined) {
       header = trimmed;
+      const twice = header.find((h, k) => h !== '' && header!.indexOf(h) !== k);
+      if (twice !== undefined) {
+        fail(i + 1, `the header names the column "${twice}" twice`, 'give every column its own name');
+        return undefined;
+      }
       const missing = required.filter((r) => !header!.includes(r));
       if (missing.length > 0) {
         fail(i + 1, `the header has no ${missing.map((m) => `"${m}"`).join(', ')} column (it has ${header.map((h) => JSON.stringify(h)).join(', ')})`, `the first row names the columns, ${csv ? 'comma' : 'tab'}-separated`);
@@ -69,8 +77,12 @@ function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: 
       continue;
     }
     const record: Record<string, string> = {};
-    header.forEach((h, k) => (record[h] = trimmed[k]!));
-    rows.push({ line: i + 1, cells: record });
+    const at: Record<string, number> = {};
+    header.forEach((h, k) => {
+      record[h] = trimmed[k]!;
+      at[h] = starts[k]! + 1;
+    });
+    rows.push({ line: i + 1, cells: record, at });
   }
   if (header === undefined) {
     fail(1, 'the sheet is empty', `the first row names the columns: ${required.join(', ')}`);
@@ -79,9 +91,27 @@ function parseSheet(sheet: SheetText, required: readonly string[], diagnostics: 
   return rows;
 }
 
+interface Split {
+  cells: string[];
+  /** 0-based offset of each cell on the line. */
+  starts: number[];
+}
+
+function splitTsv(line: string): Split {
+  const cells = line.split('\t');
+  const starts: number[] = [];
+  let at = 0;
+  for (const c of cells) {
+    starts.push(at);
+    at += c.length + 1;
+  }
+  return { cells, starts };
+}
+
 /** One CSV line (RFC 4180 quoting, no line breaks inside cells); undefined when a quote is left open. */
-function splitCsv(line: string): string[] | undefined {
+function splitCsv(line: string): Split | undefined {
   const cells: string[] = [];
+  const starts: number[] = [0];
   let cell = '';
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
@@ -97,12 +127,13 @@ function splitCsv(line: string): string[] | undefined {
       cell = '';
     } else if (ch === ',') {
       cells.push(cell);
+      starts.push(i + 1);
       cell = '';
     } else cell += ch;
   }
   if (quoted) return undefined;
   cells.push(cell);
-  return cells;
+  return { cells, starts };
 }
 
 function metadata(cells: Record<string, string>, known: ReadonlySet<string>): Record<string, string> {
@@ -159,4 +190,63 @@ export function readPairsSheet(sheet: SheetText, diagnostics: Diagnostic[]): Pai
     pairs.push(pair);
   }
   return pairs;
+}
+
+/** Columns of a per-sample sheet that are no metadata: `sample` and `group`. */
+const SAMPLE_COLUMNS: ReadonlySet<string> = new Set(['sample', 'group']);
+
+/** The group of a per-sample sheet without a `group` column. */
+export const SHEET_GROUP = 'all';
+
+/**
+ * A per-sample sheet (`samples_file`, the nf-core `sample,fastq_1,fastq_2` shape): one row per
+ * sample, a required `sample` column, an optional `group` column (without one every sample is in the
+ * group "all"), and any other column as the sample's own values, `{sample.COLUMN}`. Rows become
+ * sample groups in order of first appearance, so the rest of the engine sees one sample model.
+ */
+export function readSamplesSheet(sheet: SheetText, diagnostics: Diagnostic[]): { groups: SampleGroup[]; columns: string[] } {
+  const rows = parseSheet(sheet, ['sample'], diagnostics);
+  if (rows === undefined) return { groups: [], columns: [] };
+  const columns = rows.length > 0 ? Object.keys(rows[0]!.cells).filter((c) => c !== '' && !SAMPLE_COLUMNS.has(c)) : headerColumns(sheet);
+  const byName = new Map<string, SampleGroup>();
+  const seen = new Map<string, number>();
+  const fail = (row: { line: number; at: Record<string, number> }, column: string, message: string, hint: string) =>
+    diagnostics.push(diagnostic('E039', message, { file: sheet.file, line: row.line, column: row.at[column] ?? 1, hint }));
+  for (const row of rows) {
+    const sample = row.cells.sample!;
+    if (sample === '') {
+      fail(row, 'sample', 'the row has no sample name (its sample cell is empty)', 'each row is one sample: write its name in the sample column');
+      continue;
+    }
+    const first = seen.get(sample);
+    if (first !== undefined) {
+      fail(row, 'sample', `sample "${sample}" is listed twice (first at line ${first})`, 'each sample has one row; merge the rows, or give the sample another name');
+      continue;
+    }
+    seen.set(sample, row.line);
+    const hasGroup = 'group' in row.cells;
+    const group = hasGroup ? row.cells.group! : SHEET_GROUP;
+    if (group === '') {
+      fail(row, 'group', `sample "${sample}" has no group (its group cell is empty)`, 'give every row a group, or leave the group column out (every sample is then in the group "all")');
+      continue;
+    }
+    const cells: Record<string, string> = {};
+    for (const c of columns) cells[c] = row.cells[c] ?? '';
+    const sampleRow: SampleRow = { file: sheet.file, line: row.line, cells, at: row.at };
+    let g = byName.get(group);
+    if (g === undefined) {
+      g = { name: group, samples: [], metadata: {}, row: { file: sheet.file, line: row.line }, sampleRows: {} };
+      byName.set(group, g);
+    }
+    g.samples.push(sample);
+    g.sampleRows![sample] = sampleRow;
+  }
+  return { groups: [...byName.values()], columns };
+}
+
+/** The metadata columns of a sheet with a header and no rows. */
+function headerColumns(sheet: SheetText): string[] {
+  const first = sheet.text.replace(/^\uFEFF/, '').split(/\r?\n/).find((l) => l.trim() !== '' && !l.startsWith('#')) ?? '';
+  const cells = /\.csv$/i.test(sheet.file) ? (splitCsv(first)?.cells ?? []) : first.split('\t');
+  return cells.map((c) => c.trim()).filter((c) => c !== '' && !SAMPLE_COLUMNS.has(c));
 }

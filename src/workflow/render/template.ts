@@ -65,6 +65,8 @@ function toRef(name: string, index: string | undefined, key: string | undefined)
   if (index !== undefined) return { kind: 'unknown', name, index: Number(index) };
   if (name === 'params' && key !== undefined) return { kind: 'params', key };
   if (name === 'config' && key !== undefined) return { kind: 'config', key };
+  // A column of the per-sample sheet: a value of the job's sample, like a wildcard's.
+  if (name === 'sample' && key !== undefined) return { kind: 'var', name: `sample.${key}` };
   if (key !== undefined) return { kind: 'unknown', name, key };
   if (name === 'log') return { kind: 'log' };
   if (name === 'threads') return { kind: 'threads' };

@@ -41,6 +41,13 @@ const cases: Case[] = [
   },
   { code: 'W026', name: '[variables] table', fires: wf('[variables]\nsamples = ["a"]\n'), line: 6, clean: wf('') },
   { code: 'W027', name: 'format_version 2', fires: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nformat_version = "2.0"'), clean: wf('', 'name = "t"\ndescription = "d"\nauthor = "a"\nformat_version = "1.2"') },
+  {
+    code: 'W028',
+    name: 'a required config key given at run time',
+    fires: wf('[config]\nother = 1\nref = { required = true, help = "genome" }\n' + rule('output = ["o"]\nshell = "bwa {config.ref} > {output}"')),
+    line: 8,
+    clean: wf('[config]\nother = 1\nref = { required = true, default = "g.fa" }\n' + rule('output = ["o"]\nshell = "bwa {config.ref} > {output}"')),
+  },
   { code: 'S008', name: 'literal password', fires: wf('[config]\ndb_password = "hunter2hunter2"\n'), line: 7, clean: wf('[config]\ndb_password = { help = "the password of the database", sensitive = true }\n') },
   { code: 'S008', name: 'token shape', fires: wf(rule('shell = "curl -H token:ghp_abcdefghijklmnopqrstuvwxyz0123456789 x"')), line: 10, clean: wf(rule('shell = "curl -H \\"token:${GITHUB_TOKEN}\\" x"')) },
   { code: 'S008', name: 'declared default secret', fires: wf('[config]\napi_key = { default = "abcd1234abcd", sensitive = true }\n'), clean: wf('[config]\napi_key = { default = "${API_KEY}", sensitive = true }\n') },
