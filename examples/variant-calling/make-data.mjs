@@ -3,9 +3,9 @@
 // planted at known positions, and simulated paired-end reads of samples that carry them
 // (homozygous), with a few sequencing errors. No downloads; the same seed gives the same bytes.
 //
-//   node make-data.mjs [DIR] [--samples S1,S2,S3] [--only S2 --seed 7]
+//   node make-data.mjs DIR [--samples S1,S2,S3] [--only S2 --seed 7]
 //
-// writes, in the project folder DIR (default: this script's folder):
+// writes, in the project folder DIR:
 //   ref/ref.fa                          the reference
 //   raw/<sample>_R1.fastq, _R2.fastq    the reads
 //   samplesheet.csv                     sample,fastq_1,fastq_2,group (one row per sample)
@@ -20,7 +20,11 @@ const flag = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const dir = args[0] && !args[0].startsWith('--') ? args[0] : path.dirname(new URL(import.meta.url).pathname);
+const dir = args[0];
+if (dir === undefined || dir.startsWith('-')) {
+  process.stderr.write('usage: node make-data.mjs DIR [--samples S1,S2,S3] [--only S2 --seed 7]   (DIR: the project folder to write)\n');
+  process.exit(2);
+}
 const samples = flag('--samples', 'S1,S2,S3').split(',');
 const only = flag('--only', undefined);
 const seedBase = Number(flag('--seed', '1'));

@@ -3,7 +3,7 @@
 // chromium from a file:// URL, makes no request but the document itself, shows every job in the
 // table and the timeline, draws the rule graph and, on demand, the job graph; a screenshot is saved
 // in the test's temp dir. A synthetic 10,000-job record makes a report under 5 MB that still draws.
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,9 +66,8 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
   it('records the run and opens offline with every job drawn', async () => {
     expect(tools.missing, 'tools missing under CI=true').toEqual([]);
     const dir = tempDir('oxo-report-vc-');
-    for (const f of ['main.oxoflow', 'make-data.mjs']) copyFileSync(path.join(EXAMPLE, f), path.join(dir, f));
-    expect(spawnSync(process.execPath, ['make-data.mjs', '.'], { cwd: dir }).status).toBe(0);
-    const run = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
+    expect(spawnSync(process.execPath, [path.join(EXAMPLE, 'make-data.mjs'), dir]).status).toBe(0);
+    const run = runCliJson(['run', path.join(EXAMPLE, 'main.oxoflow'), '--configfile', 'config.toml', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(run.code, run.stderr).toBe(0);
     const jobs = run.json.jobs as { id: string; trace: { cpuUserSeconds: number | null; peakRssBytes: number | null; slot: number; startedAt: string } }[];
     expect(jobs).toHaveLength(15);
