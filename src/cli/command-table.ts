@@ -59,7 +59,7 @@ export const GROUPS: readonly { path: string[]; description: string }[] = [
   { path: ['ai', 'skills'], description: 'list, show, validate and scaffold skills' },
   { path: ['ai', 'sessions'], description: 'the AI session records of a project' },
   { path: ['ai', 'lookup'], description: 'search the built-in knowledge: skills and the pipeline graph (offline)' },
-  { path: ['runs'], description: 'the recorded runs of a workflow directory' },
+  { path: ['runs'], description: 'the recorded runs of a project directory' },
 ];
 
 // Readers of commander's raw values: the only place an `unknown` becomes a typed option.
@@ -294,7 +294,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
       projectFlag(
         c
           .argument('[run]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')
-          .option('-o, --output <file>', 'where to write (default: [report] output, else report-<run id>.html or .json beside the workflow)')
+          .option('-o, --output <file>', 'where to write (default: [report] output, else report-<run id>.html or .json in the project)')
           .addOption(new Option('--format <format>', 'html, or json for the same data').choices(['html', 'json']).default('html')),
       ),
     options: (r) => ok(defined({ run: str(r.args[0]), output: str(r.flags.output), format: str(r.flags.format) as ReportOptions['format'], project: str(r.flags.project) })),

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { decodeUtf8 } from '../workflow/load/index.js';
-import { type ConfigLayer, parseConfigFile } from '../workflow/load/config-file.js';
+import { type ConfigLayer, isYamlConfig, parseConfigFile } from '../workflow/load/config-file.js';
 
 export interface ProjectFlags {
   /** `-d/--directory`: the project directory, as typed. */
@@ -39,7 +39,9 @@ export function projectDirectory(flags: ProjectFlags, cwd: string): { ok: true; 
 }
 
 /** Read and parse every `--configfile` (relative to the current directory, as typed). */
-export function readConfigFiles(files: readonly string[], cwd: string): { layers: ConfigLayer[]; diagnostics: Diagnostic[] } {
+export async function readConfigFiles(files: readonly string[], cwd: string): Promise<{ layers: ConfigLayer[]; diagnostics: Diagnostic[] }> {
+  // The YAML parser is loaded only for a YAML file.
+  const parseYaml = files.some(isYamlConfig) ? (await import('../workflow/load/config-yaml.js')).parseYaml : undefined;
   const layers: ConfigLayer[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const file of files) {
@@ -57,7 +59,7 @@ export function readConfigFiles(files: readonly string[], cwd: string): { layers
       diagnostics.push(decoded.diagnostic);
       continue;
     }
-    const parsed = parseConfigFile(decoded.text.replace(/^\uFEFF/, ''), file);
+    const parsed = parseConfigFile(decoded.text.replace(/^\uFEFF/, ''), file, parseYaml);
     if ('diagnostic' in parsed) diagnostics.push(parsed.diagnostic);
     else layers.push(parsed.layer);
   }

@@ -31,7 +31,7 @@ export async function loadAndCheck(
   if (!resolved.ok) return { kind: 'unreadable', diagnostics: [resolved.diagnostic] };
   const relative = path.relative(ctx.cwd, resolved.path);
   const shown = relative === '' || relative.startsWith('..') ? resolved.path : relative;
-  const files = readConfigFiles(options.project?.configfile ?? [], ctx.cwd);
+  const files = await readConfigFiles(options.project?.configfile ?? [], ctx.cwd);
   if (files.diagnostics.length > 0) return { kind: 'unreadable', diagnostics: files.diagnostics, shown };
   const loaded = readWorkflowFile(resolved.path, {
     displayPath: shown,

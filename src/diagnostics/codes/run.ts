@@ -11,7 +11,7 @@ export const runCodes = {
   RUN006: { severity: 'error', title: '--forcerun names no rule of the workflow', doc },
   RUN007: { severity: 'error', title: 'a job would overwrite a protected output', hint: 'move or delete the protected file yourself if it really must be remade', doc },
   RUN008: { severity: 'error', title: 'bad value for -j, --cores or --memory', hint: 'use a positive whole number for -j and --cores, and a size like "8G" or "512M" for --memory', doc },
-  RUN009: { severity: 'error', title: 'the run state cannot be written', hint: 'check that the workflow directory is writable (the state lives in .oxo-flow/ there)', doc },
+  RUN009: { severity: 'error', title: 'the run state cannot be written', hint: 'check that the project directory (the current one, or -d DIR) is writable: the state lives in .oxo-flow/ there', doc },
   RUN020: { severity: 'error', title: 'a job failed', hint: 'read the end of its log (shown below); fix the cause and run again: finished jobs are not rerun', doc },
   RUN021: { severity: 'error', title: 'a job succeeded but did not write a declared output', hint: 'make the command write every path in `output`, or remove the path from `output`', doc },
   RUN022: { severity: 'error', title: 'a job ran past its time_limit and was stopped', hint: 'raise the rule\'s `resources.time_limit`, or make the job faster', doc },

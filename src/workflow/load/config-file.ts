@@ -1,6 +1,5 @@
 // `--configfile FILE`: a flat table of [config] values in TOML, JSON or YAML, chosen by the file's
 // extension. Pure: text in, values (or one diagnostic naming the file) out; the CLI reads the file.
-import yaml from 'js-yaml';
 import { parse, TomlError } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 
@@ -21,8 +20,11 @@ function formatOf(file: string): Format | undefined {
   return undefined;
 }
 
-/** Parse a config file's text; `file` names it in every message. */
-export function parseConfigFile(text: string, file: string): { layer: ConfigLayer } | { diagnostic: Diagnostic } {
+/** Whether a config file is read as YAML (the caller then loads the YAML parser, config-yaml.ts). */
+export const isYamlConfig = (file: string): boolean => formatOf(file) === 'yaml';
+
+/** Parse a config file's text; `file` names it in every message. `parseYaml` reads a YAML file. */
+export function parseConfigFile(text: string, file: string, parseYaml?: (text: string, file: string) => unknown): { layer: ConfigLayer } | { diagnostic: Diagnostic } {
   const format = formatOf(file);
   const fail = (why: string, line?: number, column?: number) => ({
     diagnostic: diagnostic('CLI032', `config file ${file}: ${why}`, {
@@ -36,8 +38,8 @@ export function parseConfigFile(text: string, file: string): { layer: ConfigLaye
   try {
     if (format === 'toml') data = parse(text.replace(/\r\n/g, '\n'), { maxDepth: 32, unsafeKeyBehaviour: 'throw' });
     else if (format === 'json') data = JSON.parse(text);
-    // The core schema: no timestamps or other types a [config] value cannot hold.
-    else data = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file });
+    else if (parseYaml !== undefined) data = parseYaml(text, file);
+    else return fail('YAML cannot be read here');
   } catch (err) {
     if (err instanceof TomlError) return fail(`not valid TOML: ${err.message.split('\n')[0]}`, err.line, err.column);
     const e = err as { mark?: { line: number; column: number }; reason?: string; message?: string };
