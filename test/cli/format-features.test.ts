@@ -143,7 +143,7 @@ describe('per-group fan-in', () => {
 describe('script rules read their job from the environment and a JSON file', () => {
   const rule = (name: string, script: string) =>
     `[[rules]]\nname = "${name}"\ninput = { reads = "raw/{sample}.txt" }\noutput = ["out/${name}/{sample}.txt"]\nlog = "logs/${name}/{sample}.log"\nthreads = 2\nmemory = "1G"\n` +
-    `params = { minlen = 30, rg = "ID:{sample}", opts = ["-a", "b c", "$(touch PWNED)"] }\nscript = "${script}"\n\n`;
+    `params = { minlen = 30, rg = "ID:{sample}", opts = ["-a", "b c", "$(touch PWNED)"], auth = "Bearer {config.token}" }\nscript = "${script}"\n\n`;
   const text = (rules: string) =>
     `${HEAD}[config]\nlabel = "run 1"\ntoken = { default = "s3cr3t-token-value", sensitive = true }\n\n[[sample_groups]]\nname = "g"\nsamples = ["S1", "x y"]\n\n${rules}`;
 
@@ -153,6 +153,7 @@ job = json.load(open(os.environ["OXO_JOB_JSON"]))
 assert os.path.isabs(os.environ["OXO_JOB_JSON"])
 assert job["input"] == [os.environ["OXO_INPUT_0"]] and job["named_input"]["reads"] == os.environ["OXO_INPUT_READS"]
 assert job["config"]["token"] == "***" and os.environ["OXO_CONFIG_TOKEN"] == "s3cr3t-token-value"
+assert job["params"]["auth"] == "Bearer ***" and os.environ["OXO_PARAMS_AUTH"] == "Bearer s3cr3t-token-value"
 opts = [os.environ["OXO_PARAMS_OPTS_%d" % i] for i in range(int(os.environ["OXO_PARAMS_OPTS_COUNT"]))]
 assert opts == job["params"]["opts"]
 with open(job["output"][0], "w") as out:
@@ -228,5 +229,43 @@ writeLines("ok", Sys.getenv("OXO_LOG"))
     expect(jobsOf(again.json).map((j) => (j as unknown as { status: string }).status)).toEqual(['skip', 'skip']);
     const changed = runCliJson(['dry-run', 'label=run 2'], { cwd: dir });
     expect(jobsOf(changed.json).map((j) => (j as unknown as { reason: string }).reason)).toEqual(['command changed', 'command changed']);
+  });
+});
+
+describe('placeholder spellings oxo-flow does not have', () => {
+  const text = (shell: string, extra = '') =>
+    `${HEAD}[[sample_groups]]\nname = "g"\nsamples = ["A"]\n\n[[rules]]\nname = "r"\noutput = ["o/{sample}.txt"]\n${extra}shell = ${JSON.stringify(shell)}\n`;
+
+  it.each([
+    ['{wildcards.sample}', 'echo {wildcards.sample} > {output}', '', '{sample}'],
+    ['{resources.mem_mb}', 'tool -m {resources.mem_mb} > {output}', 'memory = "2G"\n', '{memory}'],
+    ['{resources.cpus}', 'tool -t {resources.cpus} > {output}', '', '{threads}'],
+    ['{param.x}', 'tool {param.x} > {output}', 'params = { x = "1" }\n', '{params.x}'],
+  ])('%s is E031 with the did-you-mean, in validate, lint and dry-run alike', (raw, shell, extra, ours) => {
+    const dir = project(text(shell, extra));
+    for (const cmd of ['validate', 'lint', 'dry-run']) {
+      const r = runCliJson([cmd], { cwd: dir });
+      expect(r.code, cmd).toBe(1);
+      const e = errorsOf(r.json);
+      expect(e.map((d) => d.code), cmd).toEqual(['E031']);
+      expect(e[0]!.message, cmd).toContain(`${raw} in shell of rule "r" cannot be filled`);
+      expect(e[0]!.message, cmd).toContain(`did you mean ${ours}?`);
+      expect(e[0]!.hint, cmd).toBe(`write ${ours}`);
+      expect(e[0]!.line, cmd).toBe(extra === '' ? 11 : 12);
+    }
+  });
+
+  it('{foo.bar} is E031 naming the namespaces there are; {memory} with no memory is E031; both fixed, the run fills them', () => {
+    const bad = project(text('tool {foo.bar} -m {memory} > {output}'));
+    const r = runCliJson(['dry-run'], { cwd: bad });
+    expect(r.code).toBe(1);
+    expect(errorsOf(r.json).map((d) => d.message)).toEqual([
+      expect.stringContaining('{foo.bar} is no placeholder of oxo-flow\'s'),
+      expect.stringContaining('{memory} in shell of rule "r" cannot be filled: the rule has no memory'),
+    ]);
+    const good = project(text('echo {sample} {memory} > {output}', 'memory = "2G"\n'));
+    const run = runCliJson(['run', '-j', '1'], { cwd: good });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(read(good, 'o/A.txt')).toBe('A 2G\n');
   });
 });

@@ -216,7 +216,9 @@ class Job implements ExpandedJob {
   get jobJson(): string | undefined {
     const s = this.#source;
     if (!isScriptJob(this, s)) return undefined;
-    return scriptJson(scriptJob(this, s, s.masked?.config ?? s.config));
+    const masked = s.masked;
+    if (masked === undefined) return scriptJson(scriptJob(this, s, s.config));
+    return scriptJson(scriptJob(this, s, masked.config), (text) => hideSecrets(text, masked.secrets));
   }
 
   get stateEnv(): Readonly<Record<string, string>> {

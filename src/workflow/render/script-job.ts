@@ -78,8 +78,11 @@ export function scriptEnv(job: ScriptJob): Record<string, string> {
   return env;
 }
 
-/** The job as one JSON document: lists as arrays, numbers as numbers, unset values as null. */
-export function scriptJson(job: ScriptJob): string {
+/**
+ * The job as one JSON document: lists as arrays, numbers as numbers, unset values as null. `hide`
+ * rewrites every string (the caller masks sensitive values there, wherever they were filled in).
+ */
+export function scriptJson(job: ScriptJob, hide: (text: string) => string = (t) => t): string {
   const named = (paths: readonly string[], names: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(names).map(([n, i]) => [n, paths[i]!]));
   const doc = {
     rule: job.rule,
@@ -104,5 +107,5 @@ export function scriptJson(job: ScriptJob): string {
     wildcards: job.wildcards,
     config: Object.fromEntries(job.config),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${JSON.stringify(doc, (_key, v: unknown) => (typeof v === 'string' ? hide(v) : v), 2)}\n`;
 }

@@ -154,6 +154,12 @@ const cases: Case[] = [
     clean: wf(rule(`output = ["o"]\nparams = { opts = "-a -b" }\nshell = "x={params.opts}; tool > {output}"`)),
   },
   {
+    code: 'E050',
+    name: 'an option list in an unquoted here-document',
+    fires: wf(rule(`output = ["o"]\nparams = { opts = ["-a", "-b"] }\nshell = """\ncat > {output} <<EOF\nopts: {params.opts}\nEOF\n"""`)),
+    clean: wf(rule(`output = ["o"]\nparams = { opts = "-a -b" }\nshell = """\ncat > {output} <<EOF\nopts: {params.opts}\nEOF\n"""`)),
+  },
+  {
     code: 'E031',
     name: 'a Snakemake {wildcards.sample}',
     fires: wf('[[sample_groups]]\nname = "g"\nsamples = ["A"]\n' + rule('output = ["o/{sample}"]\nshell = "echo {wildcards.sample} > {output}"')),
