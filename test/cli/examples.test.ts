@@ -2,9 +2,11 @@
 // clean with no project (its required settings are noted, W028), refuses to dry-run without them
 // naming each (E037), and plans the expected jobs for a project its generator writes, from the
 // project's sheet and config file. The runs themselves, with real tools, are in test/run/example-*.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exampleProject } from '../helpers/example-project.js';
+import { exampleProject, snapshot } from '../helpers/example-project.js';
 import { runCli, runCliJson } from '../helpers/run-cli.js';
 
 const CASES = [
@@ -46,8 +48,12 @@ describe.each(CASES)('examples/$example', ({ example, configFile, required, jobs
     for (const k of required) expect(dry.stdout + dry.stderr).toContain(`E037: config.${k} `);
   });
 
-  it("plans every job for a generated project from its sheet and config file", () => {
+  it('plans every job for a generated project from its sheet and config file; the generator is deterministic', () => {
     const { pipeline, project } = exampleProject(example);
+    // The same bytes every time: a second project from the same generator is identical.
+    const again = exampleProject(example).project;
+    const digests = (dir: string) => snapshot(dir).map((line) => line.split(' ')[0] ?? '').map((f) => `${f} ${createHash('sha256').update(readFileSync(path.join(dir, f))).digest('hex')}`);
+    expect(digests(again)).toEqual(digests(project));
     const dry = runCliJson(['dry-run', pipeline, '-d', project, '--configfile', path.join(project, configFile)]);
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
     const ids = (dry.json.jobs as { id: string }[]).map((j) => j.id);
