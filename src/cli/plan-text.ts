@@ -8,10 +8,12 @@ import { terminalSafeLine as safe } from './terminal-safe.js';
 /** Jobs of one rule shown in full per phase before the rest are folded. */
 const SHOWN_PER_RULE = 3;
 
-export function planText(plan: Plan, style: Style, options: { verbose: boolean; workflowArg: string }): string {
+export function planText(plan: Plan, style: Style, options: { verbose: boolean; workflowArg: string; project?: string }): string {
   const lines: string[] = [];
   const { summary } = plan;
   lines.push(style.bold(`dry-run: ${safe(plan.workflow)} (${safe(plan.file)}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
+  // Said when the project is not the workflow's folder, so paths are never read from an unexpected place.
+  if (options.project !== undefined) lines.push(style.dim(`project: ${safe(options.project)} (data, results and .oxo-flow/ are read and written there)`));
   // One indexed pass groups the jobs by phase, then rule, keeping only what is printed: the first
   // few jobs and counts for the rest. (It runs once, before V8 optimises it, where a for-of would
   // allocate an iterator result per job; 12,000 jobs need no 12,000-element lists either.)

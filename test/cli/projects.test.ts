@@ -133,7 +133,10 @@ describe('the project directory is not the pipeline directory', () => {
     chmodTree(pipe, false);
     const r = runCliJson(['dry-run', '-d', 'projX', 'srv/pipe/main.oxoflow', '--configfile', 'projX/project.yaml'], { cwd: root });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.json.project).toBe(project);
     const jobs = r.json.jobs as { id: string; inputs: string[]; env: Record<string, string> }[];
+    const text = runCli(['dry-run', '-d', 'projX', 'srv/pipe/main.oxoflow', '--configfile', 'projX/project.yaml'], { cwd: root });
+    expect(text.stderr.split('\n')[1]).toBe(`project: ${project} (data, results and .oxo-flow/ are read and written there)`);
     expect(jobs.find((j) => j.id === 'greet[sample=S1]')?.inputs).toEqual(['raw/S1_R1.fq']);
     // The sheet's path is shown relative to where the command runs.
     const bad = runCliJson(['validate', '--directory', 'projX', 'srv/pipe/main.oxoflow', 'samplesheet=missing.csv'], { cwd: root });
@@ -187,6 +190,7 @@ describe('--configfile', () => {
       ['choice.toml', 'samplesheet = "samplesheet.csv"\ngreeting = "howdy"\n', 'CLI011', ['choice.toml', 'greeting', 'not one of the allowed choices']],
       ['broken.yaml', 'samplesheet: [unclosed\n', 'CLI032', ['broken.yaml', 'not valid YAML']],
       ['list.json', '[1, 2]', 'CLI032', ['list.json', 'not a table']],
+      ['nested.json', '{ "samplesheet": { "path": "x.csv" } }', 'CLI011', ['nested.json', 'samplesheet', 'expected a string (quote the value), got a table']],
       ['config.ini', 'x=1', 'CLI032', ['config.ini', '.toml, .json, .yaml or .yml']],
     ];
     for (const [file, text, code, words] of cases) {
@@ -207,6 +211,40 @@ describe('--configfile', () => {
     expect(gone.code).toBe(2);
     expect(JSON.stringify(gone.json.diagnostics)).toContain('absent.yaml cannot be read: no such file');
   }, 120_000);
+});
+
+describe('sheet paths from config', () => {
+  it('sample_groups_file and pairs_file take {config.x} from KEY=VALUE or a config file; an undeclared key is E005', () => {
+    const root = tempDir();
+    write(
+      path.join(root, 'pipe', 'main.oxoflow'),
+      `[workflow]\nname = "tn"\nsample_groups_file = "{config.groups}"\npairs_file = "sheets/{config.batch}_pairs.csv"\n\n[config]\ngroups = { required = true }\nbatch = "b1"\n\n` +
+        `[[rules]]\nname = "call"\noutput = ["calls/{pair_id}.txt"]\nshell = "echo {experiment} {control} > {output}"\n\n` +
+        `[[rules]]\nname = "qc"\noutput = ["qc/{sample}.txt"]\nshell = "echo {sample} {group} > {output}"\n`,
+    );
+    const project = path.join(root, 'proj');
+    write(path.join(project, 'groups.tsv'), 'name\tsamples\ntumour\tT1,T2\n');
+    write(path.join(project, 'sheets', 'b1_pairs.csv'), 'pair_id,experiment,control\nP1,T1,N1\n');
+    write(path.join(project, 'sheets', 'b2_pairs.csv'), 'pair_id,experiment,control\nP2,T2,N2\n');
+    write(path.join(project, 'b2.json'), '{ "batch": "b2", "groups": "groups.tsv" }');
+    const wf = path.join(root, 'pipe', 'main.oxoflow');
+    const ids = (args: string[]) => {
+      const r = runCliJson(['dry-run', wf, ...args], { cwd: project });
+      expect(r.code, r.stdout).toBe(0);
+      return (r.json.jobs as { id: string }[]).map((j) => j.id);
+    };
+    const qc = ['qc[group=tumour,sample=T1]', 'qc[group=tumour,sample=T2]'];
+    expect(ids(['groups=groups.tsv'])).toEqual(['call[control=N1,experiment=T1,pair_id=P1]', ...qc]);
+    expect(ids(['--configfile', 'b2.json'])).toEqual(['call[control=N2,experiment=T2,pair_id=P2]', ...qc]);
+    expect(ids(['--configfile', 'b2.json', 'batch=b1'])).toContain('call[control=N1,experiment=T1,pair_id=P1]');
+    const missing = runCliJson(['dry-run', wf, 'groups=nope.tsv'], { cwd: project });
+    expect(missing.code).toBe(1);
+    expect(JSON.stringify(missing.json.diagnostics)).toContain('workflow.sample_groups_file \\"nope.tsv\\" (from \\"{config.groups}\\") cannot be read: no such file');
+    write(path.join(root, 'pipe', 'bad.oxoflow'), '[workflow]\nname = "x"\nsamples_file = "{config.sheet}"\n');
+    const undeclared = runCliJson(['validate', path.join(root, 'pipe', 'bad.oxoflow')], { cwd: project });
+    expect(undeclared.code).toBe(1);
+    expect(undeclared.json.diagnostics).toMatchObject([{ code: 'E005', line: 3, message: 'workflow.samples_file: {config.sheet} is not defined in [config]' }]);
+  }, 60_000);
 });
 
 describe('a required config key', () => {

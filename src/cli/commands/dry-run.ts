@@ -26,9 +26,10 @@ export async function dryRun(opts: DryRunOptions, ctx: CliContext): Promise<Comm
   return addAiReview({
     outcome: 'ok',
     // Building the JSON view of 12,000 jobs costs real time; only --json needs it.
-    json: ctx.json ? planJson(plan, loaded.shown) : {},
+    json: ctx.json ? { ...planJson(plan, loaded.shown), project: loaded.workflow.dir } : {},
     diagnostics,
-    human: (style) => planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown }),
+    human: (style) =>
+      planText(plan, style, { verbose: ctx.verbose, workflowArg: loaded.shown, ...(loaded.workflow.dir !== loaded.workflow.pipelineDir ? { project: loaded.workflow.dir } : {}) }),
     quietHuman: (style) => summaryLine(plan, style),
   }, request, ctx);
 }
