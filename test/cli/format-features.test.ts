@@ -2,7 +2,7 @@
 // params values and option lists (each element its own argument, hostile values kept as data),
 // per-group fan-in, script rules reading their job from the environment and a JSON file, and
 // E031 for placeholder spellings oxo-flow does not have.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -82,6 +82,7 @@ describe('placeholders in params, option lists', () => {
       ['E031', 8],
     ]);
     expect(e[0]!.message).toContain('{smaple} in params.rg');
+    expect(e[0]!.message).toContain('(did you mean {sample}?)');
     expect(e[1]!.message).toContain('{input} in params.p');
   });
 });
@@ -220,6 +221,14 @@ writeLines("ok", Sys.getenv("OXO_LOG"))
     const run = runCliJson(['run', '-j', '2'], { cwd: dir });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     for (const s of ['S1', 'x y']) expect(read(dir, `out/r/${s}.txt`)).toBe(expected(s));
+  });
+
+  it('a script without a known extension runs by its own path and #! line', () => {
+    const dir = scripted(rule('own', 'scripts/own'), { own: '#!/bin/sh\nprintf "%s\\n" "$OXO_SAMPLE" "$OXO_INPUT_READS" > "$OXO_OUTPUT_0"\n: > "$OXO_LOG"\n' });
+    chmodSync(path.join(dir, 'scripts', 'own'), 0o755);
+    const run = runCliJson(['run', '-j', '1'], { cwd: dir });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(read(dir, 'out/own/x y.txt')).toBe('x y\nraw/x y.txt\n');
   });
 
   it('a changed config value reruns a script job (the whole job is its values)', () => {

@@ -11,6 +11,7 @@ import type { Rule, Workflow } from '../model.js';
 import { compileTemplate, type TemplateRef } from '../render/template.js';
 import type { Locator } from './locate.js';
 import { PAIR_WILDCARDS, SAMPLE_WILDCARDS } from './placeholders.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
 import { spellingOf } from './placeholder-spelling.js';
 import { allTexts, type RuleText } from './rule-texts.js';
 import { nearestName } from '../../diagnostics/nearest-name.js';
@@ -162,10 +163,15 @@ function unfillable(w: Workflow, rule: Rule, t: RuleText, part: TemplateRef, pos
     case 'var':
       if (ref.name === 'chunks') return t.field === 'combine' ? undefined : '{chunks} exists only in a transform.combine command';
       if (ref.name.startsWith('_')) return undefined;
-      return possible.has(ref.name)
-        ? undefined
-        : 'it is not a wildcard (sample, group, pair_id, experiment, control, experiment_type), sample or pair metadata, nor this rule\'s scatter or transform variable';
+      if (possible.has(ref.name)) return undefined;
+      return `it is not a wildcard (sample, group, pair_id, experiment, control, experiment_type), sample or pair metadata, nor this rule's scatter or transform variable${nearText(ref.name, possible)}`;
   }
+}
+
+/** ` (did you mean {sample}?)` for a likely misspelling of a name the rule could use. */
+function nearText(name: string, possible: ReadonlySet<string>): string {
+  const near = nearestName(name, [...possible, 'input', 'output', 'log', 'threads', 'memory']);
+  return near !== undefined ? ` (did you mean {${near}}?)` : '';
 }
 
 function hasMemory(w: Workflow, rule: Rule): boolean {

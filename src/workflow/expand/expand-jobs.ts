@@ -770,8 +770,10 @@ function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: stri
   if (isScriptJob(j, source)) {
     // A script rule runs its file; the path and the whole job reach it as variables (and as JSON).
     const env = scriptEnv(scriptJob(j, source, config));
-    const interpreter = INTERPRETERS[path.posix.extname(env.OXO_SCRIPT!)];
-    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : '"${OXO_SCRIPT}"', env };
+    const file = env.OXO_SCRIPT!;
+    const interpreter = INTERPRETERS[path.posix.extname(file)];
+    // A file run by itself is named by its path, never looked up on PATH (`script = "tool"`).
+    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : file.startsWith('/') ? '"${OXO_SCRIPT}"' : './"${OXO_SCRIPT}"', env };
   }
   const command = commandOf(j, source.compiled);
   // No analysis: a rule-level view (validate) of a command the checks refuse; it is never run.
@@ -783,7 +785,7 @@ function shownCommand(j: ExpandedJob, source: CommandSource, config: (key: strin
   const file = scriptPath(j, source, config);
   if (file !== undefined) {
     const interpreter = INTERPRETERS[path.posix.extname(file)];
-    return interpreter ? `${interpreter} ${shellQuote(file)}` : shellQuote(file);
+    return interpreter ? `${interpreter} ${shellQuote(file)}` : file.startsWith('/') ? shellQuote(file) : `./${shellQuote(file)}`;
   }
   const command = commandOf(j, source.compiled);
   if (command === undefined || command.analysis === undefined) return '';
