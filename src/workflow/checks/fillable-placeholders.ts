@@ -14,7 +14,6 @@ import { PAIR_WILDCARDS, SAMPLE_WILDCARDS } from './placeholders.js';
 import { nearestName } from '../../diagnostics/nearest-name.js';
 import { spellingOf } from './placeholder-spelling.js';
 import { allTexts, type RuleText } from './rule-texts.js';
-import { nearestName } from '../../diagnostics/nearest-name.js';
 
 /** Pair wildcards and the Pair field each needs (undefined: always present). */
 const PAIR_FIELD: Record<string, 'control' | 'experimentType' | undefined> = {
