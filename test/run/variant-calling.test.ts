@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { doneJobs, exampleProject, snapshot } from '../helpers/example-project.js';
 import { runCliJson } from '../helpers/run-cli.js';
 import { requireTools } from '../helpers/tools.js';
+
 const tools = requireTools(['fastp', 'bwa', 'samtools', 'bcftools', 'multiqc'], 'apt-get install fastp bwa samtools bcftools multiqc (or run under CI=true to make this a failure)');
 
 function calledSnps(vcf: string): Set<string> {
