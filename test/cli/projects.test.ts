@@ -128,6 +128,21 @@ describe('the project directory is not the pipeline directory', () => {
     expect(listing(pipe)).toEqual(before);
   }, 120_000);
 
+  it('{config.pipeline_dir} names a file the pipeline ships, in inputs and commands', () => {
+    const { pipe, project } = setup();
+    write(path.join(pipe, 'assets', 'header.txt'), '# shipped with the pipeline\n');
+    write(
+      path.join(pipe, 'assets.oxoflow'),
+      '[workflow]\nname = "assets"\n\n[[rules]]\nname = "report"\ninput = ["{config.pipeline_dir}/assets/header.txt"]\noutput = ["results/report.txt"]\nshell = "cat {input} > {output} && echo {config.pipeline_dir} >> {output}"\n',
+    );
+    chmodTree(pipe, false);
+    const wf = path.join(pipe, 'assets.oxoflow');
+    expect(runCli(['validate', wf], { cwd: project }).code).toBe(0);
+    const r = runCli(['run', wf], { cwd: project });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(path.join(project, 'results', 'report.txt'), 'utf8')).toBe(`# shipped with the pipeline\n${pipe}\n`);
+  }, 60_000);
+
   it('-d/--directory names the project from anywhere; the workflow argument is found from the current directory', () => {
     const { pipe, project, root } = setup();
     chmodTree(pipe, false);
@@ -190,6 +205,7 @@ describe('--configfile', () => {
       ['choice.toml', 'samplesheet = "samplesheet.csv"\ngreeting = "howdy"\n', 'CLI011', ['choice.toml', 'greeting', 'not one of the allowed choices']],
       ['broken.yaml', 'samplesheet: [unclosed\n', 'CLI032', ['broken.yaml', 'not valid YAML']],
       ['list.json', '[1, 2]', 'CLI032', ['list.json', 'not a table']],
+      ['wrapped.toml', '[config]\nsamplesheet = "samplesheet.csv"\n', 'CLI012', ['wrapped.toml', 'under a `config` table']],
       ['nested.json', '{ "samplesheet": { "path": "x.csv" } }', 'CLI011', ['nested.json', 'samplesheet', 'expected a string (quote the value), got a table']],
       ['config.ini', 'x=1', 'CLI032', ['config.ini', '.toml, .json, .yaml or .yml']],
     ];

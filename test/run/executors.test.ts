@@ -107,6 +107,34 @@ for (const c of CASES) {
       expect(c.absent, `under CI=true --executor ${c.name} must be available`).toBeUndefined();
     });
 
+    it('runs a read-only pipeline from a project directory: jobs run and write there, a script is found next to the workflow file', () => {
+      const root = tempDir('oxo-seam-central-');
+      const pipe = path.join(root, 'pipe (shared)');
+      mkdirSync(path.join(pipe, 'scripts'), { recursive: true });
+      writeFileSync(
+        path.join(pipe, 'main.oxoflow'),
+        `[workflow]\nname = "central"\nsamples_file = "{config.sheet}"\n\n[config]\nsheet = { required = true }\n\n[defaults]\nmemory = "100M"\n\n` +
+          `[[rules]]\nname = "copy"\ninput = ["{sample.reads}"]\noutput = ["out/{sample}.txt"]\nshell = "cat {input} > {output}"\n\n` +
+          `[[rules]]\nname = "where"\ninput = ["out/S1.txt"]\noutput = ["out/where.txt"]\nscript = "scripts/where.sh"\n`,
+      );
+      writeFileSync(path.join(pipe, 'scripts', 'where.sh'), 'pwd > out/where.txt\n');
+      const proj = path.join(root, 'proj');
+      mkdirSync(path.join(proj, 'raw'), { recursive: true });
+      writeFileSync(path.join(proj, 'raw', 'a.txt'), 'A\n');
+      writeFileSync(path.join(proj, 'sheet.csv'), 'sample,reads\nS1,raw/a.txt\n');
+      for (const d of [path.join(pipe, 'scripts'), pipe]) chmodSync(d, 0o555);
+      try {
+        const r = runCliJson(['run', ...args, path.join(pipe, 'main.oxoflow'), 'sheet=sheet.csv'], { cwd: proj, env: c.env, timeoutMs: 200_000 });
+        expect(r.code, r.stderr).toBe(0);
+        expect(read(proj, 'out/S1.txt')).toBe('A\n');
+        expect(read(proj, 'out/where.txt').trim()).toBe(proj);
+        expect(readdirSync(pipe).sort()).toEqual(['main.oxoflow', 'scripts']);
+        expect(readdirSync(path.join(pipe, 'scripts'))).toEqual(['where.sh']);
+      } finally {
+        for (const d of [pipe, path.join(pipe, 'scripts')]) chmodSync(d, 0o755);
+      }
+    }, 240_000);
+
     it('retries a failing job, then runs what needs it; a second run does nothing', () => {
       const dir = project(`[[rules]]
 name = "flaky"

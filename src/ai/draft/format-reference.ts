@@ -8,7 +8,7 @@ export const FORMAT_REFERENCE = `## The .oxoflow format (TOML)
   samples_file = "samplesheet.csv" (one row per sample: a sample column, an optional group column,
   any other column is {sample.COLUMN}, e.g. input = { r1 = "{sample.fastq_1}" }).
 - Paths (inputs, outputs, logs, sheets) are relative to the project directory, where the command runs;
-  script and environment files to the workflow file's folder.
+  script and environment files to the workflow file's folder; {config.pipeline_dir} is that folder.
 - [config]: values used as {config.KEY} in paths and shells; an unknown key is an error (E005).
 - [defaults]: threads, memory ("4G"), environment for every rule.
 - [[sample_groups]]: name = "treated", samples = ["T1", "T2"], metadata = { condition = "treated" }.

@@ -33,9 +33,9 @@ export function wildcards(text: string): Found[] {
   );
 }
 
-/** Keys the engine adds to [config]: samples_list, pairs_list and samples_<group>. */
+/** Keys the engine adds to [config]: samples_list, pairs_list, samples_<group> and pipeline_dir. */
 export function engineConfigKeys(groupNames: readonly string[]): Set<string> {
-  return new Set(['samples_list', 'pairs_list', ...groupNames.map((g) => `samples_${g}`)]);
+  return new Set(['samples_list', 'pairs_list', 'pipeline_dir', ...groupNames.map((g) => `samples_${g}`)]);
 }
 
 export const PAIR_WILDCARDS: ReadonlySet<string> = new Set(['pair_id', 'experiment', 'control', 'experiment_type', 'tumor', 'normal', 'tumor_type']);

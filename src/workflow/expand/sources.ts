@@ -115,7 +115,7 @@ function discover(
 
 /**
  * The config a job sees: values from the file, then overrides, then the engine's own keys
- * (samples_list, samples_<group>, pairs_list), which never replace a key the user wrote.
+ * (samples_list, samples_<group>, pairs_list, pipeline_dir), which never replace a key the user wrote.
  */
 export function effectiveConfig(
   workflow: Workflow,
@@ -137,6 +137,8 @@ export function effectiveConfig(
     for (const [group, set] of byGroup) engine.set(`samples_${group}`, [...set].join(','));
   }
   if (workflow.pairs.length > 0) engine.set('pairs_list', workflow.pairs.map((p) => p.pairId).join(','));
+  // The folder of the workflow file, absolute: files the pipeline ships (a tool's config) as {config.pipeline_dir}/assets/x.
+  engine.set('pipeline_dir', workflow.pipelineDir);
   for (const [key, value] of engine) if (!workflow.config.has(key) && !config.has(key)) config.set(key, value);
   return config;
 }

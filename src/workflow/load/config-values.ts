@@ -67,6 +67,15 @@ export function applyConfigSettings(config: ReadonlyMap<string, ConfigEntry>, se
       const line = layer.lineOf(key);
       const where = { file: layer.file, ...(line !== undefined ? { line, column: 1 } : {}) };
       const entry = config.get(key);
+      if (entry === undefined && key === 'config' && raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+        diagnostics.push(
+          diagnostic('CLI012', `config file ${layer.file}: the keys are under a \`config\` table; a config file holds the keys themselves`, {
+            ...where,
+            hint: 'write the keys at the top level of the file (no [config] header, no config: level)',
+          }),
+        );
+        continue;
+      }
       if (entry === undefined) {
         const near = nearestName(key, config.keys());
         diagnostics.push(

@@ -10,6 +10,9 @@ import { compileTemplate, renderTemplate } from '../render/template.js';
 import type { ReadSheet } from './normalise.js';
 import { readPairsSheet, readSampleGroupsSheet, readSamplesSheet, type SheetText } from './sample-sheet.js';
 
+/** The engine's key for the workflow file's folder (a sheet the pipeline ships: `{config.pipeline_dir}/test/samples.csv`). */
+const PIPELINE_DIR = 'pipeline_dir';
+
 type SheetKey = 'sample_groups_file' | 'pairs_file' | 'samples_file';
 
 /** The config keys a sheet path uses (so a key with no value can be reported as needed). */
@@ -26,13 +29,14 @@ export function addSheets(workflow: Workflow, source: { file: string; positions:
     if (written === undefined) return undefined;
     const template = compileTemplate(written);
     for (const k of template.configKeys) {
-      if (workflow.config.has(k)) continue;
+      if (workflow.config.has(k) || k === PIPELINE_DIR) continue;
       diagnostics.push(diagnostic('E005', `workflow.${key}: {config.${k}} is not defined in [config]`, { ...at(key), hint: `declare ${k} in [config], then give it with ${k}=VALUE or --configfile` }));
       return undefined;
     }
     // A key with no value yet (required, given at run time): validate notes it, dry-run and run stop (E037).
-    if (template.configKeys.some((k) => workflow.config.get(k)?.value === undefined)) return undefined;
-    const relative = renderTemplate(template, { config: (k) => workflow.config.get(k)?.value });
+    const value = (k: string) => workflow.config.get(k)?.value ?? (k === PIPELINE_DIR ? workflow.pipelineDir : undefined);
+    if (template.configKeys.some((k) => value(k) === undefined)) return undefined;
+    const relative = renderTemplate(template, { config: value });
     const got = source.readSheet?.(relative) ?? { error: 'no file system to read it from here' };
     if ('error' in got) {
       const from = relative !== written ? ` (from ${JSON.stringify(written)})` : '';
