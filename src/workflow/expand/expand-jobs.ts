@@ -237,7 +237,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
-  const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k.startsWith('samples_')))) };
+  const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k === 'pipeline_dir' || k.startsWith('samples_')))) };
   let total = 0;
 
   for (const rule of workflow.rules) {
