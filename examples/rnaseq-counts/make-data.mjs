@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A tiny, deterministic RNA-seq project for the rnaseq-counts example: a 24 kb synthetic genome with
+// A tiny, deterministic RNA-seq project for the rnaseq-counts example: a 20 kb synthetic genome with
 // six multi-exon genes on both strands (GTF), and reverse-stranded (dUTP) paired-end reads of four
 // samples drawn from the spliced transcripts with known numbers of fragments per gene. No downloads;
 // the same seed gives the same bytes.
