@@ -21,5 +21,7 @@ export const cliCodes = {
   CLI031: { severity: 'error', title: 'an option value is empty or malformed', exit: 'usage', doc },
   CLI032: { severity: 'error', title: 'a --configfile cannot be read or is not a table of config values', hint: 'a config file is TOML (.toml), JSON (.json) or YAML (.yaml, .yml) holding a flat table of [config] keys', exit: 'usage', doc },
   CLI033: { severity: 'error', title: 'the project directory (--directory) cannot be used', hint: 'pass an existing directory you can write to: the results, logs and .oxo-flow/ state go there', exit: 'usage', doc },
+  CLI035: { severity: 'error', title: 'clean was not told what to clean', hint: 'pass --state, --keep-runs N, or both', exit: 'usage', doc },
+  CLI036: { severity: 'error', title: '--keep-runs needs a whole number', hint: 'e.g. `--keep-runs 20` keeps the newest 20 run records', exit: 'usage', doc },
   CLI130: { severity: 'error', title: 'interrupted', hint: 'nothing more was done after Ctrl-C', exit: 'interrupted', doc },
 } as const satisfies Record<string, CodeInfo>;
