@@ -111,6 +111,10 @@ function projectFlags(cmd: Command): Command {
     .option('-d, --directory <dir>', 'the project directory: data, results, logs and .oxo-flow/ are read and written there (default: the current directory)')
     .option('--configfile <file>', 'set [config] values from a TOML, JSON or YAML file (repeatable; a later file wins, KEY=VALUE wins over files)', collect, [] as string[]);
 }
+/** runs and report: the project whose run records to read, as `--project DIR` or, as for run, `-d DIR`. */
+const recordsFlags = (cmd: Command) =>
+  cmd.option('--project <dir>', 'the project directory (default: the current one)').option('-d, --directory <dir>', 'the same as --project, as run spells it');
+const recordsProject = (r: RawArgs) => str(r.flags.project) ?? str(r.flags.directory);
 const projectFlag = (cmd: Command) => cmd.option('--project <dir>', 'project directory (default: the workflow directory, else the current one)');
 
 function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOptions> {
@@ -275,8 +279,8 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/runs.js',
     isDefault: true,
     description: 'list past runs: id, start, duration, status, jobs done and failed, exit code',
-    define: (c) => projectFlag(c),
-    options: (r) => ok(defined({ project: str(r.flags.project) })),
+    define: (c) => recordsFlags(c),
+    options: (r) => ok(defined({ project: recordsProject(r) })),
     load: async () => (await import('./commands/runs.js')).runsList,
   }),
   entry<RunsOptions & { id: string }>({
@@ -284,8 +288,8 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     bundle: 'more',
     module: 'cli/commands/runs.js',
     description: 'print one run: workflow hash, command, host, tools, environments and every job with its CPU and memory',
-    define: (c) => projectFlag(c.argument('[id]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')),
-    options: (r) => ok(defined({ id: str(r.args[0]) ?? 'last', project: str(r.flags.project) })),
+    define: (c) => recordsFlags(c.argument('[id]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')),
+    options: (r) => ok(defined({ id: str(r.args[0]) ?? 'last', project: recordsProject(r) })),
     load: async () => (await import('./commands/runs.js')).runsShow,
   }),
   entry<ReportOptions>({
@@ -294,13 +298,13 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     module: 'cli/commands/report.js',
     description: 'write one self-contained HTML report of a run: DAG, timeline, CPU and memory per rule, jobs, provenance',
     define: (c) =>
-      projectFlag(
+      recordsFlags(
         c
           .argument('[run]', 'run id (or a unique prefix) as listed by `oxo-flow runs`; default: the newest')
           .option('-o, --output <file>', 'where to write (default: [report] output, else report-<run id>.html or .json in the project)')
           .addOption(new Option('--format <format>', 'html, or json for the same data').choices(['html', 'json']).default('html')),
       ),
-    options: (r) => ok(defined({ run: str(r.args[0]), output: str(r.flags.output), format: str(r.flags.format) as ReportOptions['format'], project: str(r.flags.project) })),
+    options: (r) => ok(defined({ run: str(r.args[0]), output: str(r.flags.output), format: str(r.flags.format) as ReportOptions['format'], project: recordsProject(r) })),
     load: async () => (await import('./commands/report.js')).report,
   }),
   entry<GraphOptions>({
@@ -364,10 +368,11 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     description: 'keep .oxo-flow/ small: fold the run state into its index, drop old run records',
     define: (c) =>
       c
-        .argument('[workflow]', 'the .oxoflow file (or its directory)')
+        .argument('[workflow]', 'the .oxoflow file, or the project directory')
+        .option('-d, --directory <dir>', 'the project directory whose .oxo-flow/ to clean (default: the current directory)')
         .option('--state', 'fold every journal a finished run left (and older per-job state files) into the state index')
         .option('--keep-runs <n>', 'remove all but the newest N run records under .oxo-flow/runs/'),
-    options: (r) => ok(defined({ workflow: str(r.args[0]), state: flag(r.flags.state), keepRuns: str(r.flags.keepRuns) })),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), directory: str(r.flags.directory), state: flag(r.flags.state), keepRuns: str(r.flags.keepRuns) })),
     load: async () => (await import('./commands/clean.js')).clean,
   }),
   entry<InitOptions>({

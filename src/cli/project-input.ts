@@ -65,3 +65,14 @@ export async function readConfigFiles(files: readonly string[], cwd: string): Pr
   }
   return { layers, diagnostics };
 }
+
+/**
+ * The project of a command that only reads or cleans `.oxo-flow/` (unlock, clean): `--directory`,
+ * else a directory given as the argument, else the current directory. A workflow file as the
+ * argument names the pipeline, not the project, as for `run`.
+ */
+export function projectOfArgument(arg: string | undefined, directory: string | undefined, cwd: string): string {
+  if (directory !== undefined) return path.resolve(cwd, directory);
+  const target = arg === undefined ? undefined : path.resolve(cwd, arg);
+  return target !== undefined && (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false) ? target : cwd;
+}

@@ -162,6 +162,13 @@ describe('the project directory is not the pipeline directory', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(path.join(project, 'results', 'S2.txt'))).toBe(true);
     expect(existsSync(path.join(root, 'results'))).toBe(false);
+    // runs and report read the same project with -d (or --project).
+    const runs = runCliJson(['runs', '-d', 'projX'], { cwd: root });
+    expect(runs.code, runs.stderr).toBe(0);
+    expect((runs.json.runs as unknown[]).length).toBe(1);
+    const report = runCliJson(['report', '-d', 'projX', '--format', 'json'], { cwd: root });
+    expect(report.code, report.stderr).toBe(0);
+    expect(String(report.json.file).startsWith(project)).toBe(true);
     const missing = runCliJson(['dry-run', '-d', 'nowhere', 'srv/pipe/main.oxoflow'], { cwd: root });
     expect(missing.code).toBe(2);
     expect(JSON.stringify(missing.json.diagnostics)).toContain('CLI033');

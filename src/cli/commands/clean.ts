@@ -3,7 +3,7 @@
 // writes meanwhile (RUN040 when one does), and with `--keep-runs N` removes all but the newest N run
 // records (never one whose runner still runs). Every run compacts its own journal as it ends; this is
 // for what a killed run left, and for history.
-import { rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -11,11 +11,14 @@ import { acquireLock, describeHolder } from '../../run/lock.js';
 import { listRuns } from '../../run/record/store.js';
 import { StateStore } from '../../run/state.js';
 import type { CliContext } from '../context.js';
+import { projectOfArgument } from '../project-input.js';
 import type { CommandResult } from '../result.js';
 import { terminalSafe } from '../terminal-safe.js';
 
 export interface CleanOptions {
   workflow?: string;
+  /** `-d/--directory`: the project (default: the current directory). */
+  directory?: string;
   state?: boolean;
   keepRuns?: string;
 }
@@ -27,8 +30,8 @@ export async function clean(opts: CleanOptions, ctx: CliContext): Promise<Comman
   if (keep !== undefined && !(Number.isSafeInteger(keep) && keep >= 0)) usage.push(diagnostic('CLI036', `--keep-runs ${opts.keepRuns}: expected a whole number of runs to keep (0 or more)`));
   if (usage.length > 0) return { outcome: 'usage', json: { directory: null }, diagnostics: usage };
 
-  const target = path.resolve(ctx.cwd, opts.workflow ?? '.');
-  const dir = (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false) ? target : path.dirname(target);
+  // The project's .oxo-flow/: -d, else a directory argument, else the current directory.
+  const dir = projectOfArgument(opts.workflow, opts.directory, ctx.cwd);
   const shownDir = path.relative(ctx.cwd, dir) || '.';
   const json: Record<string, unknown> = { directory: shownDir };
   const lock = acquireLock(dir, { command: 'oxo-flow clean', runId: `clean-${randomBytes(6).toString('hex')}` });

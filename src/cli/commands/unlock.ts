@@ -1,12 +1,13 @@
 // `oxo-flow unlock`: remove the project lock (.oxo-flow/lock) a run left behind. A lock whose holder
 // provably runs no more is taken over by the next run anyway; this is for the rest (a holder on
 // another host, a damaged lock file). It refuses while the holder still runs on this host, unless --force.
-import { rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { diagnostic } from '../../diagnostics/diagnostic.js';
 import { describeHolder, lockFile, readHolder, staleReason } from '../../run/lock.js';
 import type { CliContext } from '../context.js';
+import { projectOfArgument } from '../project-input.js';
 import type { CommandResult } from '../result.js';
 import { terminalSafe } from '../terminal-safe.js';
 
@@ -23,9 +24,7 @@ export interface UnlockOptions {
  * pipeline, not the project, as for `run`.
  */
 export async function unlock(opts: UnlockOptions, ctx: CliContext): Promise<CommandResult> {
-  const target = opts.workflow === undefined ? undefined : path.resolve(ctx.cwd, opts.workflow);
-  const isDir = target !== undefined && (statSync(target, { throwIfNoEntry: false })?.isDirectory() ?? false);
-  const dir = opts.directory !== undefined ? path.resolve(ctx.cwd, opts.directory) : isDir ? target! : ctx.cwd;
+  const dir = projectOfArgument(opts.workflow, opts.directory, ctx.cwd);
   const file = lockFile(dir);
   const shown = path.relative(ctx.cwd, file) || file;
   const { holder, raw } = readHolder(file);
