@@ -147,7 +147,8 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   try {
     sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
   } finally {
-    executor.close();
+    await executor.close();
+    diagnostics.push(...(executor.notes?.() ?? []));
   }
   // Every end record on disk before the run reports.
   await Promise.all(committing);
@@ -262,6 +263,9 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           } finally {
             closeSync(fd);
           }
+          // The light spawner tells the process group a moment after the start (src/run/spawner/).
+          entry.started = s;
+          if (s.spawned !== undefined) await s.spawned;
           stage = 'record its process';
           const withIds: JobRecord = { ...record };
           if (s.pgid !== undefined) withIds.pgid = s.pgid;
@@ -285,7 +289,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         entry.started = s;
         stage = 'watch it';
         const ended = await watch(s, job, options);
-        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null });
+        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}) });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
         if (ended.interrupted) {
           interrupted = true;

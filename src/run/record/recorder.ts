@@ -174,7 +174,7 @@ export class RunRecorder {
       case 'exited':
         live.exitCode = e.code;
         live.signal = e.signal;
-        live.usage.push(this.#sampler.end(`${e.id}#${e.attempt}`));
+        live.usage.push(this.#sampler.end(`${e.id}#${e.attempt}`, e.cpu));
         break;
       case 'submitted':
         live.executorId = e.slurmJobId;
