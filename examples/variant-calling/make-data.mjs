@@ -3,11 +3,15 @@
 // planted at known positions, and simulated paired-end reads of samples that carry them
 // (homozygous), with a few sequencing errors. No downloads; the same seed gives the same bytes.
 //
-//   node make-data.mjs [DIR] [--samples S1,S2,S3] [--only S2 --seed 7]
+//   node make-data.mjs DIR [--samples S1,S2,S3] [--only S2 --seed 7]
 //
-// writes DIR/ref/ref.fa, DIR/raw/<sample>_R1.fastq, DIR/raw/<sample>_R2.fastq and DIR/truth.tsv
-// (chrom, 1-based position, ref, alt). --only regenerates one sample's reads with another seed (a
-// "changed input" for a rerun).
+// writes, in the project folder DIR:
+//   ref/ref.fa                          the reference
+//   raw/<sample>_R1.fastq, _R2.fastq    the reads
+//   samplesheet.csv                     sample,fastq_1,fastq_2,group (one row per sample)
+//   config.toml                         the project's settings, for --configfile
+//   truth.tsv                           the planted SNPs: chrom, 1-based position, ref, alt
+// --only regenerates one sample's reads with another seed (a "changed input" for a rerun).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -16,7 +20,11 @@ const flag = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;
 };
-const dir = args[0] && !args[0].startsWith('--') ? args[0] : path.dirname(new URL(import.meta.url).pathname);
+const dir = args[0];
+if (dir === undefined || dir.startsWith('-')) {
+  process.stderr.write('usage: node make-data.mjs DIR [--samples S1,S2,S3] [--only S2 --seed 7]   (DIR: the project folder to write)\n');
+  process.exit(2);
+}
 const samples = flag('--samples', 'S1,S2,S3').split(',');
 const only = flag('--only', undefined);
 const seedBase = Number(flag('--seed', '1'));
@@ -78,6 +86,12 @@ mkdirSync(path.join(dir, 'raw'), { recursive: true });
 if (only === undefined) {
   writeFileSync(path.join(dir, 'ref', 'ref.fa'), `>chr1\n${ref.match(/.{1,60}/g).join('\n')}\n`);
   writeFileSync(path.join(dir, 'truth.tsv'), `${truth.join('\n')}\n`);
+  const sheet = ['sample,fastq_1,fastq_2,group', ...samples.map((s) => `${s},raw/${s}_R1.fastq,raw/${s}_R2.fastq,cohort`)];
+  writeFileSync(path.join(dir, 'samplesheet.csv'), `${sheet.join('\n')}\n`);
+  writeFileSync(
+    path.join(dir, 'config.toml'),
+    '# Settings of this project, for `oxo-flow run …/variant-calling/main.oxoflow --configfile config.toml`\nsamplesheet = "samplesheet.csv"\nreference = "ref/ref.fa"\n',
+  );
 }
 samples.forEach((sample, k) => {
   if (only !== undefined && sample !== only) return;

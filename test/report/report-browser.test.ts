@@ -3,7 +3,7 @@
 // chromium from a file:// URL, makes no request but the document itself, shows every job in the
 // table and the timeline, draws the rule graph and, on demand, the job graph; a screenshot is saved
 // in the test's temp dir. A synthetic 10,000-job record makes a report under 5 MB that still draws.
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,12 +66,11 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
   it('records the run and opens offline with every job drawn', async () => {
     expect(tools.missing, 'tools missing under CI=true').toEqual([]);
     const dir = tempDir('oxo-report-vc-');
-    for (const f of ['main.oxoflow', 'make-data.mjs']) copyFileSync(path.join(EXAMPLE, f), path.join(dir, f));
-    expect(spawnSync(process.execPath, ['make-data.mjs', '.'], { cwd: dir }).status).toBe(0);
-    const run = runCliJson(['run', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
+    expect(spawnSync(process.execPath, [path.join(EXAMPLE, 'make-data.mjs'), dir]).status).toBe(0);
+    const run = runCliJson(['run', path.join(EXAMPLE, 'main.oxoflow'), '--configfile', 'config.toml', '-j', '2'], { cwd: dir, timeoutMs: 280_000 });
     expect(run.code, run.stderr).toBe(0);
     const jobs = run.json.jobs as { id: string; trace: { cpuUserSeconds: number | null; peakRssBytes: number | null; slot: number; startedAt: string } }[];
-    expect(jobs).toHaveLength(14);
+    expect(jobs).toHaveLength(15);
     for (const j of jobs) {
       expect(j.trace.cpuUserSeconds, j.id).not.toBeNull();
       expect([0, 1]).toContain(j.trace.slot);
@@ -87,7 +86,7 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
       ['call', expect.stringMatching(/^bcftools \d/)],
       ['multiqc', expect.stringMatching(/version/)],
     ]);
-    expect(readFileSync(path.join(rec, 'trace.tsv'), 'utf8').trimEnd().split('\n')).toHaveLength(15);
+    expect(readFileSync(path.join(rec, 'trace.tsv'), 'utf8').trimEnd().split('\n')).toHaveLength(16);
 
     const rep = runCliJson(['report', '-o', 'report.html'], { cwd: dir });
     expect(rep.code, rep.stderr).toBe(0);
@@ -102,8 +101,8 @@ describe.skipIf(tools.skip)('report of a real run of examples/variant-calling, i
     expect(p.status).toBe('succeeded');
     expect([...p.rows].sort()).toEqual(jobs.map((j) => j.id).sort());
     expect([...p.bars].sort()).toEqual(jobs.map((j) => j.id).sort());
-    expect(p.ruleNodes.sort()).toEqual(['align', 'call', 'fastp', 'index_bam', 'index_reference', 'multiqc']);
-    expect(p.jobNodes).toBe(14);
+    expect(p.ruleNodes.sort()).toEqual(['align', 'call', 'fastp', 'index_bam', 'index_reference', 'joint_call', 'multiqc']);
+    expect(p.jobNodes).toBe(15);
     expect(p.cpuDots).toBeGreaterThan(0);
     expect(p.tools.some((t) => t.includes('bcftools'))).toBe(true);
     expect(p.failuresFirst).toBe(-1);

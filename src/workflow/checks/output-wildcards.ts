@@ -33,7 +33,7 @@ function declaresSamples(w: Workflow): boolean {
 /** Wildcards some declared source fills for this rule. */
 export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
   const names = new Set<string>();
-  if (w.pairs.length > 0) for (const n of PAIR_WILDCARDS) names.add(n);
+  if (w.pairs.length > 0 || w.meta.pairsFile !== undefined) for (const n of PAIR_WILDCARDS) names.add(n);
   if (declaresSamples(w) || w.meta.samplePattern !== undefined) for (const n of SAMPLE_WILDCARDS) names.add(n);
   if (rule.scatter) names.add(rule.scatter.variable);
   if (rule.transform) names.add(rule.transform.split.by);
@@ -43,7 +43,7 @@ export function sourcedWildcards(w: Workflow, rule: Rule): Set<string> {
 }
 
 export function checkOutputWildcards(w: Workflow, loc: Locator, out: Diagnostic[]): void {
-  const hasPairs = w.pairs.length > 0;
+  const hasPairs = w.pairs.length > 0 || w.meta.pairsFile !== undefined;
   const hasGroups = declaresSamples(w);
   for (const rule of w.rules) {
     if (rule.input.paths.length === 0 && rule.expandInputs.length === 0) continue;

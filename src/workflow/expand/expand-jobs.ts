@@ -237,7 +237,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
-  const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k.startsWith('samples_')))) };
+  const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k === 'pipeline_dir' || k.startsWith('samples_')))) };
   let total = 0;
 
   for (const rule of workflow.rules) {
@@ -429,7 +429,7 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
         variables.push([name, source]);
         continue;
       }
-      const values = listValues(undefined, from, config);
+      const values = listValues(undefined, from, config) ?? (standIns ? unreadEngineKey(workflow, from, name) : undefined);
       if (values === undefined) {
         diagnostics.push(
           diagnostic('E005', `expand_inputs of rule ${rule.name}: ${from} is not defined in [config]`, {
@@ -463,6 +463,23 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
     }
   }
   return ok ? c : undefined;
+}
+
+/**
+ * The rule-level view (validate, lint, the rule graph) of an engine key whose values come from a
+ * source it does not read: samples named by `sample_pattern` or by a sheet whose path waits for a
+ * config value given at run time (`samples_file = "{config.samplesheet}"`). The key will exist once
+ * dry-run or run reads the source, so it gets one stand-in value here; with samples (or pairs)
+ * already known, a missing key stays E005.
+ */
+function unreadEngineKey(workflow: Workflow, from: string, variable: string): string[] | undefined {
+  const key = from.startsWith('config.') ? from.slice('config.'.length) : undefined;
+  if (key === undefined || workflow.config.has(key)) return undefined;
+  const m = workflow.meta;
+  const samplesUnread = workflow.sampleGroups.length === 0 && (m.samplePattern !== undefined || m.samplesFile !== undefined || m.sampleGroupsFile !== undefined);
+  if ((key === 'samples_list' || key.startsWith('samples_')) && samplesUnread) return [`<${variable}>`];
+  if (key === 'pairs_list' && workflow.pairs.length === 0 && m.pairsFile !== undefined) return [`<${variable}>`];
+  return undefined;
 }
 
 /** A relative path that climbs out of the directory it is relative to. */
