@@ -387,10 +387,8 @@ function fromCache(c: Candidate, scope: SkillScope, rootReal: string, cache: Roo
   if (cached === undefined) return undefined;
   // A copy of the entry (findings too: relations add to them), placed where it was found.
   const skill: Skill = { ...cached, findings: cached.findings.slice(), scope, path: c.path, dir: c.dir };
-  if (skill.status === 'ok' || skill.status === 'shadowed') {
-    if (c.format === 'md') bodySource.set(skill, { rootReal, parentIsLink });
-    else unreadToml.set(skill, { rootReal, parentIsLink });
-  }
+  // As after a read: a SKILL.md's body, and a TOML file's bytes and prompt, are read when asked for.
+  (c.format === 'md' ? bodySource : unreadToml).set(skill, { rootReal, parentIsLink });
   return skill;
 }
 

@@ -19,10 +19,12 @@
 // JSON, type-checked per entry; a file that does not parse, is of another format or another build
 // of oxo-flow, or is over its size bound is ignored (SK063), and one that cannot be written is
 // skipped (SK064): neither is ever an error, and neither changes any result.
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync, chmodSync, lstatSync, realpathSync, constants } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { writeFileAtomic, type WriteOutcome } from '../../cli/write-file-atomic.js';
+import { nameHash } from '../../fs/name-hash.js';
 import { fileIdentity, isInside } from '../../fs/safe-read.js';
 import { packageVersion } from '../../package-root.js';
 import { SKILL_STATUSES, type Skill, type SkillFormat } from './types.js';
@@ -86,19 +88,26 @@ export class DiscoveryCache {
         rmSync(file, { force: true });
         continue;
       }
+      // Mode 0600 in a 0700 directory, through a temporary file and a rename (a reader never sees half a file).
+      let outcome: WriteOutcome;
       try {
-        writeAtomically(this.dir, file, text);
-        wrote = true;
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        chmodSync(this.dir, 0o700);
+        outcome = writeFileAtomic(file, text, { overwrite: true, mode: 0o600 });
       } catch (err) {
-        this.note('SK064', `cannot write the skill cache ${file}: ${(err as Error).message}; skills are read from their files`);
+        outcome = { ok: false, reason: 'error', message: (err as Error).message };
+      }
+      if (!outcome.ok) {
+        this.note('SK064', `cannot write the skill cache ${file}: ${outcome.message}; skills are read from their files`);
         return;
       }
+      wrote = true;
     }
     if (wrote) this.prune();
   }
 
   private fileFor(rootReal: string): string {
-    return path.join(this.dir, `${hashName(rootReal)}.json`);
+    return path.join(this.dir, `skills-${nameHash(rootReal)}.json`);
   }
 
   private note(code: 'SK063' | 'SK064', message: string): void {
@@ -271,40 +280,6 @@ function readBounded(file: string): string {
   } finally {
     closeSync(fd);
   }
-}
-
-/** Write `text` to `file` through a temporary file in the same directory and a rename: mode 0600 in a 0700 directory. */
-function writeAtomically(dir: string, file: string, text: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, text);
-  } catch (err) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** A file name for a directory's cache: two 32-bit FNV-1a hashes of its path (the file records the path; a collision only misses). */
-export function hashName(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x01000193 + 2) >>> 0;
-  }
-  return `skills-${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
 }
 
 /** This build of oxo-flow: its version and the file its code was loaded from (in the package: the bundle). */
