@@ -14,9 +14,11 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
   } catch (err) {
     return { ok: false, reason: 'error', message: (err as Error).message };
   }
+  let renamed = false;
   try {
     if (options.overwrite) {
       renameSync(temp, target);
+      renamed = true;
       return { ok: true };
     }
     linkSync(temp, target);
@@ -25,6 +27,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, reason: code === 'EEXIST' ? 'exists' : 'error', message: (err as Error).message };
   } finally {
-    rmSync(temp, { force: true });
+    // After a rename there is nothing left to remove.
+    if (!renamed) rmSync(temp, { force: true });
   }
 }

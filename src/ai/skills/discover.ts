@@ -385,8 +385,11 @@ function fromCache(c: Candidate, scope: SkillScope, rootReal: string, cache: Roo
   const parentIsLink = Boolean(c.parentIsLink);
   const cached = cache.lookup(c.path, c.format, parentIsLink);
   if (cached === undefined) return undefined;
-  // A copy of the entry (findings too: relations add to them), placed where it was found.
-  const skill: Skill = { ...cached, findings: cached.findings.slice(), scope, path: c.path, dir: c.dir };
+  // The entry becomes this run's skill, placed where it was found.
+  const skill = cached as Skill;
+  skill.scope = scope;
+  skill.path = c.path;
+  skill.dir = c.dir;
   // As after a read: a SKILL.md's body, and a TOML file's bytes and prompt, are read when asked for.
   (c.format === 'md' ? bodySource : unreadToml).set(skill, { rootReal, parentIsLink });
   return skill;

@@ -70,7 +70,8 @@ export class DiscoveryCache {
   root(rootReal: string): RootCache {
     let rc = this.roots.get(rootReal);
     if (rc === undefined) {
-      rc = new RootCache(rootReal, this.read(rootReal), this.now());
+      const entries = this.read(rootReal);
+      rc = new RootCache(rootReal, entries ?? {}, this.now(), entries !== undefined);
       this.roots.set(rootReal, rc);
     }
     return rc;
@@ -78,7 +79,8 @@ export class DiscoveryCache {
 
   /** Write each directory's entries whose set changed (new, changed or removed files). Never throws. */
   flush(): void {
-    let wrote = false;
+    let created = false;
+    let madeDir = false;
     for (const rc of this.roots.values()) {
       if (!rc.changed()) continue;
       const file = this.fileFor(rc.rootReal);
@@ -91,8 +93,11 @@ export class DiscoveryCache {
       // Mode 0600 in a 0700 directory, through a temporary file and a rename (a reader never sees half a file).
       let outcome: WriteOutcome;
       try {
-        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-        chmodSync(this.dir, 0o700);
+        if (!madeDir) {
+          mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+          chmodSync(this.dir, 0o700);
+          madeDir = true;
+        }
         outcome = writeFileAtomic(file, text, { overwrite: true, mode: 0o600 });
       } catch (err) {
         outcome = { ok: false, reason: 'error', message: (err as Error).message };
@@ -101,9 +106,10 @@ export class DiscoveryCache {
         this.note('SK064', `cannot write the skill cache ${file}: ${outcome.message}; skills are read from their files`);
         return;
       }
-      wrote = true;
+      created ||= !rc.hadFile;
     }
-    if (wrote) this.prune();
+    // Only a new file can take the directory over its bound.
+    if (created) this.prune();
   }
 
   private fileFor(rootReal: string): string {
@@ -114,15 +120,18 @@ export class DiscoveryCache {
     this.notes.push(diagnostic(code, message, { file: this.dir }));
   }
 
-  /** The entries stored for a directory; none when the file is absent, unreadable or not ours. */
-  private read(rootReal: string): Record<string, Entry> {
+  /** The entries stored for a directory: undefined when there is no file, none when it is unreadable or not ours. */
+  private read(rootReal: string): Record<string, Entry> | undefined {
     const file = this.fileFor(rootReal);
     let text: string;
     try {
+      // No file is the usual case of a first run: asked without the cost of an exception.
+      if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return undefined;
       text = readBounded(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.note('SK063', `skill cache ${file} is ignored: ${(err as Error).message}`);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      this.note('SK063', `skill cache ${file} is ignored: ${(err as Error).message}`);
       return {};
     }
     let doc: Partial<CacheFile>;
@@ -165,7 +174,12 @@ export class DiscoveryCache {
 
 /** One skills directory's entries: those read from its cache file, and this run's. */
 export class RootCache {
-  private readonly fresh = new Map<string, Entry>();
+  /**
+   * This run's entries: for a hit, the stored object (which becomes the run's Skill); for a file read
+   * now, its Skill. Discovery writes the cache before it changes any skill further (relations, bodies),
+   * so both still say exactly what their file says; serialise leaves out where each was found.
+   */
+  private readonly fresh = new Map<string, [key: string, skill: CachedSkill | Skill]>();
   private dirty = false;
   private stored = 0;
   /** No entry was read from the file (then looking one up would cost a stat for nothing). */
@@ -175,6 +189,8 @@ export class RootCache {
     readonly rootReal: string,
     private readonly entries: Record<string, Entry>,
     private readonly startedMs: number,
+    /** A cache file existed for the directory (readable or not). */
+    readonly hadFile: boolean,
   ) {
     this.empty = Object.keys(entries).length === 0;
   }
@@ -182,10 +198,10 @@ export class RootCache {
   /**
    * The skill stored for `file` when the file is still the one it was read from. `parentIsLink`: the
    * skill's directory is a link, so the file's real path is checked to be inside the root (as reading
-   * it would). The result is the stored entry: the caller copies it before changing its status or
-   * findings (the entry is written back as read).
+   * it would). The stored object itself is returned, for the caller to complete into its Skill (each
+   * run parses the file anew, so nothing is shared between runs).
    */
-  lookup(file: string, format: SkillFormat, parentIsLink: boolean): Readonly<CachedSkill> | undefined {
+  lookup(file: string, format: SkillFormat, parentIsLink: boolean): CachedSkill | undefined {
     const entry = Object.hasOwn(this.entries, file) ? this.entries[file] : undefined;
     if (!Array.isArray(entry)) return undefined;
     const key = currentKey(file, this.rootReal, parentIsLink);
@@ -196,14 +212,13 @@ export class RootCache {
 
   /**
    * Remember what discovery made of `file` (read through a descriptor whose stat gave `identity`).
-   * Not stored: a file changed too recently to be told apart from a rewrite in the same tick.
+   * Not stored: a tool skill, and a file changed too recently to be told apart from a rewrite in the
+   * same tick.
    */
   store(file: string, skill: Skill, identity: { key: string; changedMs: number }): void {
     if (skill.type === 'tool' || skill.mcp !== undefined) return;
     if (this.startedMs - identity.changedMs < SETTLE_MS) return;
-    const { scope: _scope, path: _path, dir: _dir, prompt: _prompt, ...rest } = skill;
-    // A copy: the run goes on changing the skill (relations, its body) after this.
-    this.fresh.set(file, [identity.key, { ...rest, findings: rest.findings.slice() }]);
+    this.fresh.set(file, [identity.key, skill]);
     this.stored += 1;
   }
 
@@ -215,7 +230,12 @@ export class RootCache {
   }
 
   serialise(build: string): string {
-    const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, entries: Object.fromEntries(this.fresh) };
+    const entries: Record<string, Entry> = {};
+    for (const [file, [key, skill]] of this.fresh) {
+      const { scope: _s, path: _p, dir: _d, prompt: _t, mcp: _m, ...own } = skill as Skill;
+      entries[file] = [key, own];
+    }
+    const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, entries };
     return JSON.stringify(doc);
   }
 }
@@ -237,21 +257,62 @@ function currentKey(file: string, rootReal: string, parentIsLink: boolean): stri
   }
 }
 
-const STRING_FIELDS = ['name', 'folderName', 'description', 'version', 'author', 'entry', 'license', 'compatibility', 'allowedTools', 'primaryTool'] as const;
+/** The type of each field an entry may have (and no other: an entry is data read from disk). */
+const FIELD_TYPES: Record<string, 'string' | 'number' | 'strings' | 'status' | 'format' | 'type' | 'metadata' | 'findings'> = {
+  name: 'string',
+  format: 'format',
+  type: 'type',
+  status: 'status',
+  findings: 'findings',
+  folderName: 'string',
+  description: 'string',
+  version: 'string',
+  author: 'string',
+  domains: 'strings',
+  sizeBytes: 'number',
+  requires: 'strings',
+  entry: 'string',
+  license: 'string',
+  compatibility: 'string',
+  metadata: 'metadata',
+  allowedTools: 'string',
+  primaryTool: 'string',
+};
 
-/** An entry is used only when it has the shape discovery gives (a cache file is data from disk). */
+/** An entry is used only when it has the shape discovery gives, for a file of this format. */
 function validSkill(v: unknown, format: SkillFormat): v is CachedSkill {
-  if (!isRecord(v)) return false;
-  const s = v as Record<string, unknown>;
-  if (s.format !== format || typeof s.name !== 'string' || !(SKILL_STATUSES as readonly unknown[]).includes(s.status)) return false;
-  if (s.type !== undefined && s.type !== 'knowledge') return false;
-  for (const f of STRING_FIELDS) if (s[f] !== undefined && typeof s[f] !== 'string') return false;
-  if (s.sizeBytes !== undefined && typeof s.sizeBytes !== 'number') return false;
-  if (!stringList(s.domains) || (s.requires !== undefined && !stringList(s.requires))) return false;
-  if (s.metadata !== undefined && !(isRecord(s.metadata) && Object.values(s.metadata).every((x) => typeof x === 'string'))) return false;
-  if (!Array.isArray(s.findings)) return false;
-  for (const f of s.findings) {
-    if (!isRecord(f) || typeof f.code !== 'string' || typeof f.severity !== 'string' || typeof f.message !== 'string') return false;
+  if (!isRecord(v) || v.format !== format || typeof v.name !== 'string' || !Array.isArray(v.findings) || !Array.isArray(v.domains)) return false;
+  for (const key in v) {
+    const value = v[key];
+    switch (Object.hasOwn(FIELD_TYPES, key) ? FIELD_TYPES[key] : undefined) {
+      case 'string':
+        if (typeof value !== 'string') return false;
+        break;
+      case 'number':
+        if (typeof value !== 'number') return false;
+        break;
+      case 'strings':
+        if (!stringList(value)) return false;
+        break;
+      case 'status':
+        if (!(SKILL_STATUSES as readonly unknown[]).includes(value)) return false;
+        break;
+      case 'type':
+        if (value !== 'knowledge') return false;
+        break;
+      case 'metadata':
+        if (!isRecord(value) || !Object.values(value).every((x) => typeof x === 'string')) return false;
+        break;
+      case 'findings':
+        for (const f of value as unknown[]) {
+          if (!isRecord(f) || typeof f.code !== 'string' || typeof f.severity !== 'string' || typeof f.message !== 'string') return false;
+        }
+        break;
+      case 'format':
+        break;
+      default:
+        return false;
+    }
   }
   return true;
 }

@@ -220,6 +220,20 @@ describe('the discovery cache', () => {
       writeFileSync(full, JSON.stringify(doc));
     }
     expect(snapshot(discover(new DiscoveryCache(cacheDir(), 'test', later)))).toEqual(plain);
+    // A well-formed entry with a field discovery never stores (a prompt, a server) is not used either.
+    discover(new DiscoveryCache(cacheDir(), 'test', later));
+    for (const f of readdirSync(cacheDir())) {
+      const full = path.join(cacheDir(), f);
+      const doc = JSON.parse(readFileSync(full, 'utf8'));
+      for (const entry of Object.values(doc.entries) as [string, Record<string, unknown>][]) {
+        entry[1].prompt = 'INJECTED';
+        entry[1].mcp = { url: 'http://127.0.0.1:9/', headers: {}, trustAnnotations: true };
+      }
+      writeFileSync(full, JSON.stringify(doc));
+    }
+    const injected = discover(new DiscoveryCache(cacheDir(), 'test', later));
+    expect(snapshot(injected)).toEqual(plain);
+    expect(JSON.stringify(snapshot(injected))).not.toContain('INJECTED');
     // Another build: its entries are not used (what it says about a file may differ).
     const other = new DiscoveryCache(cacheDir(), 'another build', later);
     const otherReads = reads(() => discover(other));
