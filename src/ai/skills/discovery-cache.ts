@@ -23,7 +23,7 @@ import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openS
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { writeFileAtomic, type WriteOutcome } from '../../cli/write-file-atomic.js';
+import { writeFileAtomic, type WriteOutcome } from '../../fs/write-file-atomic.js';
 import { nameHash } from '../../fs/name-hash.js';
 import { fileIdentity, isInside } from '../../fs/safe-read.js';
 import { packageVersion } from '../../package-root.js';
