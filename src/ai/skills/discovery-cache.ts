@@ -232,8 +232,13 @@ export class RootCache {
   serialise(build: string): string {
     const entries: Record<string, Entry> = {};
     for (const [file, [key, skill]] of this.fresh) {
-      const { scope: _s, path: _p, dir: _d, prompt: _t, mcp: _m, ...own } = skill as Skill;
-      entries[file] = [key, own];
+      // The fields an entry may have, copied one by one (an object rest with exclusions is far slower).
+      const own: Record<string, unknown> = {};
+      for (let i = 0; i < CACHED_FIELDS.length; i++) {
+        const value = (skill as unknown as Record<string, unknown>)[CACHED_FIELDS[i]!];
+        if (value !== undefined) own[CACHED_FIELDS[i]!] = value;
+      }
+      entries[file] = [key, own as unknown as CachedSkill];
     }
     const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, entries };
     return JSON.stringify(doc);
@@ -257,8 +262,12 @@ function currentKey(file: string, rootReal: string, parentIsLink: boolean): stri
   }
 }
 
-/** The type of each field an entry may have (and no other: an entry is data read from disk). */
-const FIELD_TYPES: Record<string, 'string' | 'number' | 'strings' | 'status' | 'format' | 'type' | 'metadata' | 'findings'> = {
+type FieldType = 'string' | 'number' | 'strings' | 'status' | 'format' | 'type' | 'metadata' | 'findings';
+/**
+ * The type of each field an entry has (and no other: an entry is data read from disk). Every field of
+ * CachedSkill must be listed (the type says so), so a field added to Skill is stored, or the build fails.
+ */
+const FIELD_TYPES: Record<keyof CachedSkill, FieldType> = {
   name: 'string',
   format: 'format',
   type: 'type',
@@ -279,12 +288,14 @@ const FIELD_TYPES: Record<string, 'string' | 'number' | 'strings' | 'status' | '
   primaryTool: 'string',
 };
 
+const CACHED_FIELDS = Object.keys(FIELD_TYPES);
+
 /** An entry is used only when it has the shape discovery gives, for a file of this format. */
 function validSkill(v: unknown, format: SkillFormat): v is CachedSkill {
   if (!isRecord(v) || v.format !== format || typeof v.name !== 'string' || !Array.isArray(v.findings) || !Array.isArray(v.domains)) return false;
   for (const key in v) {
     const value = v[key];
-    switch (Object.hasOwn(FIELD_TYPES, key) ? FIELD_TYPES[key] : undefined) {
+    switch (Object.hasOwn(FIELD_TYPES, key) ? (FIELD_TYPES as Record<string, FieldType>)[key] : undefined) {
       case 'string':
         if (typeof value !== 'string') return false;
         break;
