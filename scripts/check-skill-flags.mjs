@@ -4,7 +4,7 @@
 // options in its code (`-x`, `--xyz`, in inline code and code blocks) are looked up in the help text
 // of the listed commands; the script prints each miss and the share found, and exits 1 below --min.
 // Usage: node scripts/check-skill-flags.mjs [--min 0.99] [--installed] [SKILL...]
-// --installed skips (and names) the skills whose main tool is not on PATH here.
+// --installed skips (and names) the skills with a tool that is not on PATH here.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,20 +91,25 @@ function optionsOf(text, tools) {
   return [...out];
 }
 
-const onPath = (tool) => spawnSync('sh', ['-c', `command -v '${tool}' || test -x '${tool}'`], { stdio: 'ignore' }).status === 0;
+const seen = new Map();
+const onPath = (tool) => {
+  if (!seen.has(tool)) seen.set(tool, spawnSync('sh', ['-c', `command -v '${tool}' || test -x '${tool}'`], { stdio: 'ignore' }).status === 0);
+  return seen.get(tool);
+};
+// The program each help command runs. A skill counts as installed only when all of them are: the
+// options of a missing second tool would otherwise read as options that do not exist.
+const toolsOf = (commands) =>
+  commands.filter((c) => !c.startsWith('doc:')).map((c) => (/^script -qc '([^']+)'/.exec(c)?.[1] ?? c).trim().split(/\s+/)[0]);
+const installed = (commands) => toolsOf(commands).every(onPath);
 
 let total = 0;
 let found = 0;
 let byDocumentation = 0;
 const skipped = [];
-const runnable = table.filter(([, ...commands]) => {
-  const mainTool = (/^script -qc '([^']+)'/.exec(commands[0])?.[1] ?? commands[0]).trim().split(/\s+/)[0];
-  return !installedOnly || onPath(mainTool);
-});
+const runnable = table.filter(([, ...commands]) => !installedOnly || installed(commands));
 await collectHelp(runnable.flatMap(([, ...commands]) => commands.filter((c) => !c.startsWith('doc:'))));
 for (const [skill, ...commands] of table) {
-  const mainTool = (/^script -qc '([^']+)'/.exec(commands[0])?.[1] ?? commands[0]).trim().split(/\s+/)[0];
-  if (installedOnly && !onPath(mainTool)) {
+  if (installedOnly && !installed(commands)) {
     skipped.push(skill);
     continue;
   }

@@ -54,9 +54,15 @@ function escapeRegExp(text: string): string {
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   if (text === '') return text;
+  return redactorFor(secrets)(text);
+}
+
+/** `redactSecrets` with the secrets fixed once: for a display that masks many short texts. */
+export function redactorFor(secrets: readonly string[]): (text: string) => string {
   const forms = secretForms(secrets);
-  if (forms.length === 0) return text;
-  return text.replace(formsPattern(forms), MASK);
+  if (forms.length === 0) return (text) => text;
+  const pattern = formsPattern(forms);
+  return (text) => text.replace(pattern, MASK);
 }
 
 /** Each secret (length ≥ 4) and its percent-encoded form, longest first. */

@@ -24,6 +24,7 @@ import type { UnlockOptions } from './commands/unlock.js';
 import type { ValidateOptions } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import type { CommandResult } from './result.js';
+import { EXECUTOR_NAMES } from '../run/executors/names.js';
 
 /**
  * core: dist/oxo-flow.cjs, the everyday commands; more: dist/oxo-flow-more.cjs, the AI layer and the
@@ -186,7 +187,8 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
             .option('--forcerun <rule>', 'plan every job of this rule (and what follows) to run again (repeatable)', collect, [] as string[])
             .option('--cores <n>', "cores the run would have: threads above it are capped (default: this machine's)")
             .option('--memory <size>', "memory the run would have, e.g. 16G (default: this machine's)")
-            .option('--executor <executor>', 'plan as this executor runs (local caps threads and memory to the machine; a cluster does not)'),
+            .addOption(new Option('--executor <executor>', "plan as this executor runs (default: the profile's, else local; local caps threads and memory to the machine, a cluster does not)").choices([...EXECUTOR_NAMES]))
+            .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)'),
         ),
       ),
     options: planOptions,
@@ -215,7 +217,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
           .option('-t, --target <target>', 'run only what this rule or output needs (repeatable)', collect, [] as string[])
           .option('--samples <list>', 'comma-separated sample names (instead of the declared sources)')
           .option('--forcerun <rule>', 'run every job of this rule (and what follows) again (repeatable)', collect, [] as string[])
-          .addOption(new Option('--executor <executor>', 'where jobs run (default: the profile\'s, else local)').choices(['local', 'slurm', 'sge']))
+          .addOption(new Option('--executor <executor>', 'where jobs run (default: the profile\'s, else local)').choices([...EXECUTOR_NAMES]))
           .option('--partition <partition>', 'Slurm partition (with --executor slurm)')
           .option('--account <account>', 'Slurm account (with --executor slurm)')
           .option('--profile <file>', 'executor profile (default: .oxo-flow/profile.toml when it exists)')

@@ -50,10 +50,10 @@ export interface RunSettings {
 }
 
 /**
- * `local`: threads and memory are capped to the machine (or --cores/--memory); a cluster executor
- * has its own nodes, so nothing is capped there (but --set-threads and --set-resources apply).
+ * The run's resource settings from its flags. Threads and memory are capped to the machine (or
+ * --cores/--memory); `onCluster` takes the caps off for a cluster executor.
  */
-export function runSettings(flags: ResourceFlags, local: boolean): RunSettings | { diagnostics: Diagnostic[] } {
+export function runSettings(flags: ResourceFlags): RunSettings | { diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   let cores = availableParallelism();
   if (flags.cores !== undefined) {
@@ -99,12 +99,14 @@ export function runSettings(flags: ResourceFlags, local: boolean): RunSettings |
   const env = flags.env ?? 'declared';
   if (env !== 'declared' && env !== 'auto' && env !== 'none') diagnostics.push(diagnostic('RUN018', `--env ${env}: expected declared, auto or none`));
   if (diagnostics.length > 0) return { diagnostics };
-  const resources: ResourceSettings = { threads, memory, timeLimit };
-  if (local) {
-    resources.cores = cores;
-    resources.memoryMb = memoryMb;
-  }
+  const resources: ResourceSettings = { threads, memory, timeLimit, cores, memoryMb };
   return { cores, memoryMb, resources, env: env as RunSettings['env'] };
+}
+
+/** A cluster executor has its own nodes: nothing is capped there (--set-threads and --set-resources still apply). */
+export function onCluster(settings: RunSettings): RunSettings {
+  const { cores: _cores, memoryMb: _memoryMb, ...uncapped } = settings.resources;
+  return { ...settings, resources: uncapped };
 }
 
 /** RUN018 for a --set-threads or --set-resources rule the workflow does not have. */

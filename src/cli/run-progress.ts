@@ -22,10 +22,18 @@ export interface ProgressOptions {
   columns?: () => number;
   /** Running jobs listed at most (the rest are counted). */
   maxJobLines?: number;
+  /**
+   * Hides secrets (values of `sensitive = true` config keys) in every text shown. Job ids and
+   * messages carry wildcard values and paths, which can be built from such a value; it is applied
+   * before a line is cut to the terminal's width, so no prefix of a secret is left either.
+   */
+  mask?: (text: string) => string;
 }
 
 export function makeProgress(total: number, out: NodeJS.WritableStream, options: ProgressOptions): Progress {
   const now = options.now ?? Date.now;
+  const mask = options.mask ?? ((t: string) => t);
+  const shown = (text: string) => mask(terminalSafe(text));
   const start = now();
   let done = 0;
   let failed = 0;
@@ -35,7 +43,7 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
   if (!options.tty) {
     return {
       event(e) {
-        const line = eventLine(e, options.style);
+        const line = eventLine(e, options.style, shown);
         if (line !== undefined) out.write(`[${elapsed()}] ${line}\n`);
       },
       close() {},
@@ -64,14 +72,14 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
     const head = [full, mid, narrow].find((h) => len(h) <= cols) ?? narrow;
     const lines = [failed > 0 ? style.red(cut(head, cols)) : style.bold(cut(head, cols))];
     const jobs = [...running.entries()];
-    const shown = jobs.length > maxJobs ? maxJobs - 1 : jobs.length;
-    for (const [id, since] of jobs.slice(0, shown)) {
+    const listed = jobs.length > maxJobs ? maxJobs - 1 : jobs.length;
+    for (const [id, since] of jobs.slice(0, listed)) {
       const time = ` ${clock((now() - since) / 1000)}`;
       const room = cols - 2 - len(time);
-      const name = room >= 4 ? cut(terminalSafe(id), room) : '';
+      const name = room >= 4 ? cut(shown(id), room) : '';
       lines.push(style.dim(cut(`  ${name}${time}`, cols)));
     }
-    if (jobs.length > shown) lines.push(style.dim(cut(`  … and ${jobs.length - shown} more`, cols)));
+    if (jobs.length > listed) lines.push(style.dim(cut(`  … and ${jobs.length - listed} more`, cols)));
     let s = '\r';
     if (drawn > 1) s += `\x1b[${drawn - 1}A`;
     s += lines.map((l) => `\x1b[K${l}`).join('\n');
@@ -106,7 +114,7 @@ export function makeProgress(total: number, out: NodeJS.WritableStream, options:
         }
         // Worth a line of their own above the block.
         erase();
-        out.write(`${eventLine(e, style)}\n`);
+        out.write(`${eventLine(e, style, shown)}\n`);
         draw();
         return;
       } else if (e.kind === 'blocked') failed += 1;
@@ -133,22 +141,22 @@ function cut(s: string, cols: number): string {
   return `${Array.from(s).slice(0, cols - 1).join('')}…`;
 }
 
-function eventLine(e: RunEvent, style: Style): string | undefined {
+function eventLine(e: RunEvent, style: Style, shown: (text: string) => string): string | undefined {
   switch (e.kind) {
     case 'start':
-      return `start   ${terminalSafe(e.id)}${e.attempts > 1 ? style.dim(` (attempt 1 of ${e.attempts})`) : ''}`;
+      return `start   ${shown(e.id)}${e.attempts > 1 ? style.dim(` (attempt 1 of ${e.attempts})`) : ''}`;
     case 'retry':
-      return style.yellow(`retry   ${terminalSafe(e.id)} (attempt ${e.attempt} of ${e.attempts}; last: ${terminalSafe(e.message)})`);
+      return style.yellow(`retry   ${shown(e.id)} (attempt ${e.attempt} of ${e.attempts}; last: ${shown(e.message)})`);
     case 'done':
-      return style.green(`done    ${terminalSafe(e.id)}`) + style.dim(` (${e.seconds.toFixed(1)}s)`);
+      return style.green(`done    ${shown(e.id)}`) + style.dim(` (${e.seconds.toFixed(1)}s)`);
     case 'failed':
-      return style.red(`failed  ${terminalSafe(e.id)}: ${terminalSafe(e.message)}`) + style.dim(` (log: ${terminalSafe(e.log)})`);
+      return style.red(`failed  ${shown(e.id)}: ${shown(e.message)}`) + style.dim(` (log: ${shown(e.log)})`);
     case 'blocked':
-      return style.yellow(`blocked ${terminalSafe(e.id)}`) + style.dim(` (needs ${terminalSafe(e.blockedBy)}, which failed)`);
+      return style.yellow(`blocked ${shown(e.id)}`) + style.dim(` (needs ${shown(e.blockedBy)}, which failed)`);
     case 'submitted':
-      return `${e.adopted ? 'adopted' : 'submit '} ${terminalSafe(e.id)}` + style.dim(` (cluster job ${e.slurmJobId})`);
+      return `${e.adopted ? 'adopted' : 'submit '} ${shown(e.id)}` + style.dim(` (cluster job ${e.slurmJobId})`);
     case 'note':
-      return style.dim(terminalSafe(e.message));
+      return style.dim(shown(e.message));
     case 'spawned':
     case 'exited':
       // Measurement events: the run record uses them, the terminal does not.

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parse } from 'smol-toml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { parseTimeLimit } from '../workflow/load/time-limit.js';
+import { EXECUTOR_NAMES, type ExecutorName, isExecutorName } from './executors/names.js';
 import { stateDir } from './state.js';
 
 /** The keys each scheduler section takes: string values, and `*_args` lists of extra arguments. */
@@ -30,7 +31,7 @@ export type SectionOptions = Record<string, string | string[]>;
 export interface ExecutorProfile {
   /** The file it came from, when there was one. */
   file?: string;
-  executor?: string;
+  executor?: ExecutorName;
   jobs?: number;
   pollMs?: number;
   lockTimeoutMs?: number;
@@ -74,8 +75,8 @@ export function loadProfile(workflowDir: string, explicit: string | undefined, c
       continue;
     }
     if (k === 'executor') {
-      if (typeof v === 'string') profile.executor = v;
-      else bad(k, 'must be a string');
+      if (typeof v === 'string' && isExecutorName(v)) profile.executor = v;
+      else bad(k, `must be one of ${EXECUTOR_NAMES.join(', ')}`);
     } else if (k === 'jobs') {
       if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) profile.jobs = v;
       else bad(k, 'must be a positive whole number');

@@ -3,7 +3,7 @@
 // redraws in place: no line ever reaches the terminal's width (so nothing wraps) and the block does
 // not grow while it redraws. A small terminal model replays what the program wrote.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -12,8 +12,8 @@ import { onPath } from '../helpers/tools.js';
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-function underPty(cols: number, dir: string): Promise<string> {
-  const command = `stty cols ${cols} rows 40; exec ${[process.execPath, CLI, 'run', '-j', '2'].map(q).join(' ')}`;
+function underPty(cols: number, dir: string, args: readonly string[] = []): Promise<string> {
+  const command = `stty cols ${cols} rows 40; exec ${[process.execPath, CLI, 'run', '-j', '2', ...args].map(q).join(' ')}`;
   return new Promise((resolve) => {
     const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: dir, env: childEnv({ CI: undefined }), stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -78,6 +78,55 @@ describe.skipIf(!onPath('script'))('the live display under a real pty', () => {
       // Redrawn in place: what is left on screen is the last block (the status line and the jobs), not one line per redraw.
       expect(rows.filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(4);
       expect(out).toContain('Summary:');
+    }, 60_000);
+  }
+});
+
+describe.skipIf(!onPath('script'))('the live display hides sensitive values', () => {
+  // A sensitive list feeds a scatter (so job ids carry its values) and a sensitive token names an
+  // output directory that a failing job does not write (so the failure message carries it).
+  const secretTag = 'alphaSECRETtag';
+  const token = 'hunter2TOKENvalue';
+  const workflow = [
+    '[workflow]',
+    'name = "sens"',
+    '',
+    '[config]',
+    `tags = { default = ["${secretTag}", "beta"], sensitive = true }`,
+    'token = { default = "placeholder", sensitive = true }',
+    '',
+    '[[rules]]',
+    'name = "scat"',
+    'output = ["out/{tag}.txt"]',
+    'shell = "sleep 1.2; touch {output}"',
+    '[rules.scatter]',
+    'variable = "tag"',
+    'values_from = "config.tags"',
+    '',
+    '[[rules]]',
+    'name = "miss"',
+    'output = ["out/{config.token}/never.txt"]',
+    'shell = "sleep 1.2; true"',
+    '',
+  ].join('\n');
+  for (const cols of [80, 20]) {
+    it(`no secret, nor the start of one, at ${cols} columns: ids, failure lines and the run log`, async () => {
+      const dir = tempDir('oxo-pty-secret-');
+      writeFileSync(path.join(dir, 'main.oxoflow'), workflow);
+      const out = await underPty(cols, dir, [`token=${token}`]);
+      expect(out).toContain('Summary:');
+      expect(out).toContain(cols >= 45 ? 'scat[tag=***]' : 'scat[');
+      expect(out, 'the failing job is reported').toMatch(/failed/);
+      // Cut to 20 columns, a line must not keep the first characters of a secret either.
+      for (const secret of [secretTag, token]) expect(out).not.toContain(secret.slice(0, 8));
+      // The run record: its log (what the terminal showed) and every other file of it.
+      const runs = path.join(dir, '.oxo-flow', 'runs');
+      const record = path.join(runs, readdirSync(runs)[0]!);
+      expect(readFileSync(path.join(record, 'log.txt'), 'utf8')).toContain('scat[tag=***]');
+      for (const file of readdirSync(record)) {
+        const text = readFileSync(path.join(record, file), 'utf8');
+        for (const secret of [secretTag, token]) expect(text, file).not.toContain(secret);
+      }
     }, 60_000);
   }
 });

@@ -8,12 +8,12 @@ import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagno
 import { parseTimeLimit } from '../../workflow/load/time-limit.js';
 import type { Plan } from '../../workflow/plan/index.js';
 import type { JobResult, RunEvent, RunReport } from '../../run/events.js';
-import { EXECUTORS, EXECUTOR_NAMES, FAILED_CODE, UNAVAILABLE_CODE } from '../../run/executors/index.js';
+import { EXECUTORS, type ExecutorName, FAILED_CODE, UNAVAILABLE_CODE } from '../../run/executors/index.js';
 import { runJobs, type RunJob } from '../../run/lifecycle.js';
 import { acquireLock, describeHolder } from '../../run/lock.js';
 import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
-import { loadProfile, withOverrides, type SectionOptions } from '../../run/profile.js';
+import { withOverrides, type SectionOptions } from '../../run/profile.js';
 import { StateStore } from '../../run/state.js';
 import { maskedCommandLine } from '../../run/record/provenance.js';
 import { RunRecorder } from '../../run/record/recorder.js';
@@ -23,6 +23,7 @@ import { planCommand, type PlanCommandOptions } from '../plan-command.js';
 import { isHabit, runHabit } from '../run-habits.js';
 import { exitCodeFor, outcomeOf, type CommandResult } from '../result.js';
 import { renderDiagnostics } from '../render-diagnostics.js';
+import { redactorFor } from '../../ai/secrets.js';
 import { makeProgress } from '../run-progress.js';
 import { makeStyle, type Style } from '../style.js';
 import { terminalSafe } from '../terminal-safe.js';
@@ -66,15 +67,12 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const emptyJson = { workflow: loaded.shown, jobs: [] };
   const limits = { jobs: jobsFlag ?? settings.cores, cores: settings.cores, memoryMb: settings.memoryMb };
 
-  // The profile (site defaults), then the flags over it.
-  const loadedProfile = loadProfile(workflow.dir, opts.profile, ctx.cwd);
-  all.push(...loadedProfile.diagnostics);
+  // The profile (site defaults, read by planCommand), then the flags over it.
   const cli: SectionOptions = {};
   if (opts.partition !== undefined) cli.partition = opts.partition;
   if (opts.account !== undefined) cli.account = opts.account;
-  const profile = withOverrides(loadedProfile.profile, 'slurm', cli);
-  const executorName = opts.executor ?? profile.executor ?? 'local';
-  if (!EXECUTOR_NAMES.includes(executorName)) all.push(diagnostic('RUN045', `executor ${executorName} is not known (executors: ${EXECUTOR_NAMES.join(', ')})`, profile.file ? { file: profile.file } : {}));
+  const profile = withOverrides(planned.profile, 'slurm', cli);
+  const executorName = planned.executor;
   const pollMs = durationFlag('--poll-interval', opts.pollInterval, all) ?? profile.pollMs ?? DEFAULT_POLL_MS;
   const lockTimeoutMs = durationFlag('--lock-timeout', opts.lockTimeout, all) ?? profile.lockTimeoutMs;
   if (hasErrors(all)) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
@@ -83,7 +81,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const store = new StateStore(workflow.dir, ctx.env.OXO_FLOW_FSYNC !== '0');
 
   const env = ctx.env as NodeJS.ProcessEnv;
-  const executor = EXECUTORS[executorName]!({ workflowDir: workflow.dir, graceMs: killGraceMs(ctx.env), pollMs, profile, env });
+  const executor = EXECUTORS[executorName]({ workflowDir: workflow.dir, graceMs: killGraceMs(ctx.env), pollMs, profile, env });
   // -j: the flag, else the profile's, else this machine's cores locally and CLUSTER_JOBS on a cluster.
   const jobsLimit = opts.jobs !== undefined ? limits.jobs : (profile.jobs ?? (executor.cluster ? CLUSTER_JOBS : limits.jobs));
   const checked = preflight(plan, workflow, store, { cores: limits.cores, memoryMb: limits.memoryMb, checkFit: !executor.cluster, env: ctx.env });
@@ -130,7 +128,9 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   }
 
   const style = makeStyle(ctx.color && !ctx.json);
-  const progress = makeProgress(jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style, columns: () => terminalColumns(ctx) });
+  // Job ids and messages can carry a sensitive value (a wildcard from it, a path built with it).
+  const mask = redactorFor([...ctx.secrets]);
+  const progress = makeProgress(jobs.length, ctx.stderr, { tty: ctx.stderrIsTTY && !ctx.json, quiet: ctx.quiet, style, mask, columns: () => terminalColumns(ctx) });
   const controller = new AbortController();
   const hard = new AbortController();
   let hardResult: CommandResult | undefined;
@@ -167,7 +167,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
           }),
         )
       : undefined;
-  const logged = recorder === undefined ? undefined : makeProgress(jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false) });
+  const logged = recorder === undefined ? undefined : makeProgress(jobs.length, recorder.logStream as NodeJS.WritableStream, { tty: false, quiet: false, style: makeStyle(false), mask });
   const onEvent =
     recorder === undefined
       ? (e: RunEvent) => progress.event(e)
@@ -252,11 +252,11 @@ function durationFlag(flag: string, v: string | undefined, out: Diagnostic[]): n
   return undefined;
 }
 
-function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: string, workflowDir: string): CommandResult {
+function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagnostic[], executor: ExecutorName, workflowDir: string): CommandResult {
   const failed = report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'timed out');
   const blocked = report.results.filter((r) => r.outcome === 'blocked');
   for (const r of failed) {
-    const code = (r.code ?? (r.outcome === 'timed out' ? 'RUN022' : (FAILED_CODE[executor] ?? 'RUN020'))) as 'RUN020';
+    const code = (r.code ?? (r.outcome === 'timed out' ? 'RUN022' : FAILED_CODE[executor])) as 'RUN020';
     diagnostics.push(diagnostic(code, `${r.id} failed: ${r.message ?? r.outcome} (log: ${r.log})`, { rule: r.rule }));
   }
   if (blocked.length > 0) diagnostics.push(diagnostic('RUN023', `${blocked.length} job${blocked.length === 1 ? ' was' : 's were'} not run because a job they need failed: ${blocked.slice(0, 5).map((b) => b.id).join(', ')}${blocked.length > 5 ? ', …' : ''}`));
