@@ -6,9 +6,9 @@
 //
 // The key is the file's identity from its stat: device, inode, size, modification and change times
 // (fileIdentity in src/fs/safe-read.ts; the times as Node's Stats give them, in milliseconds with a
-// fraction, a quarter of a microsecond apart today: finer than any file system's clock tick). The change time is in it because no tool sets
-// it back: a file rewritten and given its old modification time (`cp -p`, `touch -r`, an archive
-// tool) still misses. Time stamps are as coarse as their file system (2 s on FAT), so a file whose
+// fraction, a quarter of a microsecond apart today: finer than any file system's clock tick). The
+// change time is in it because no tool sets it back: a file rewritten and given its old modification
+// time (`cp -p`, `touch -r`, an archive tool) still misses. Time stamps are as coarse as their file system (2 s on FAT), so a file whose
 // newer time stamp is less than SETTLE_MS old is not stored: a rewrite of the same size within one
 // tick of the read could otherwise keep the old entry's key (git's "racy" entries, avoided the same
 // way). The key of a stored entry comes from fstat on the very descriptor the file was read through.
@@ -85,9 +85,14 @@ export class DiscoveryCache {
       if (!rc.changed()) continue;
       const file = this.fileFor(rc.rootReal);
       const text = rc.serialise(this.build);
-      if (text.length > CACHE_FILE_MAX) {
-        this.note('SK064', `the skill cache for ${rc.rootReal} would be ${text.length} bytes, over the ${CACHE_FILE_MAX / 1024 / 1024} MiB bound; it is not written`);
-        rmSync(file, { force: true });
+      const bytes = Buffer.byteLength(text);
+      if (bytes > CACHE_FILE_MAX) {
+        this.note('SK064', `the skill cache for ${rc.rootReal} would be ${bytes} bytes, over the ${CACHE_FILE_MAX / 1024 / 1024} MiB bound; it is not written`);
+        try {
+          rmSync(file, { force: true });
+        } catch {
+          // an old file stays: it is checked entry by entry, and ignored once over the bound
+        }
         continue;
       }
       // Mode 0600 in a 0700 directory, through a temporary file and a rename (a reader never sees half a file).
