@@ -62,10 +62,6 @@ function makeProject(label, count) {
     writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: ${declared}\ndescription: Generated skill ${i}. Use when checking generated data.\nlicense: MIT\nmetadata:\n  domain: qc\n  primary_tool: fastp\n---\n${body}`);
   }
   writeFileSync(path.join(project, '.oxo-flow', 'ai.toml'), '[ai]\nskill_paths = ["vendor/collection/*"]\nskills = ["skill-0002", "bio-skill-0011"]\n');
-  writeFileSync(
-    path.join(project, 'main.oxoflow'),
-    '[workflow]\nname = "tiny"\ndescription = "one step"\nauthor = "lab"\n\n[[rules]]\nname = "hello"\ndescription = "write a greeting"\noutput = ["results/hello.txt"]\nlog = "logs/hello.log"\nshell = "echo hello > {output} 2> {log}"\n',
-  );
   return { home, project, count };
 }
 
@@ -132,7 +128,12 @@ const first = interleaved([node0, { label: '`oxo-flow --version` (start-up floor
 const fewer = Math.max(3, Math.round(runs / 3));
 const second = interleaved([{ ...node0, label: '`node -e 0` (second series)' }, ...statusRows(five, fiveEnv, '5,000')], fewer);
 
-// lint --ai, activating the two listed skills of the 600, against a server that answers at once.
+// lint --ai, activating the two listed skills of the 600, against a server that answers at once. The
+// workflow is written only now: `oxo-flow ai` above would otherwise read its [ai] table too.
+writeFileSync(
+  path.join(six.project, 'main.oxoflow'),
+  '[workflow]\nname = "tiny"\ndescription = "one step"\nauthor = "lab"\n\n[[rules]]\nname = "hello"\ndescription = "write a greeting"\noutput = ["results/hello.txt"]\nlog = "logs/hello.log"\nshell = "echo hello > {output} 2> {log}"\n',
+);
 const server = spawn(process.execPath, [fileURLToPath(new URL('./fake-provider.mjs', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
 const baseUrl = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(String(d).trim())));
 const aiEnv = { ...sixEnv, OXO_FLOW_AI_PROVIDER: 'openai-compatible', OXO_FLOW_AI_BASE_URL: baseUrl, OXO_FLOW_AI_MODEL: 'bench', OXO_FLOW_AI_API_KEY: 'sk-bench' };
