@@ -2,6 +2,7 @@
 import { countBySeverity, sortDiagnostics } from '../diagnostics/diagnostic.js';
 import type { CliContext } from './context.js';
 import { renderDiagnostics } from './render-diagnostics.js';
+import { writeJsonDocument } from './json-stream.js';
 import { exitCodeFor, jsonFields, type CommandResult } from './result.js';
 import type { TextSink } from './std-streams.js';
 import type { Style } from './style.js';
@@ -31,7 +32,8 @@ export function emitResult(command: string, result: CommandResult, ctx: CliConte
     };
     // Inside JSON a secret appears in its escaped form; `***` needs no escaping.
     const jsonSecrets = [...ctx.secrets].map((s) => JSON.stringify(s).slice(1, -1));
-    streams.stdout.write(`${redactSecrets(JSON.stringify(doc, null, 2), jsonSecrets)}\n`);
+    // Written as it is made: a long list (dry-run's jobs) is a StreamedArray (json-stream.ts).
+    writeJsonDocument(doc, streams.stdout, jsonSecrets.length === 0 ? (t) => t : (t) => redactSecrets(t, jsonSecrets));
     return exitCode;
   }
   const secrets = [...ctx.secrets];

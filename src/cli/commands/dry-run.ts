@@ -2,6 +2,7 @@
 import type { JobSpec, Plan } from '../../workflow/plan/index.js';
 import { addAiReview, aiRequest } from '../ai-review.js';
 import type { CliContext } from '../context.js';
+import { StreamedArray } from '../json-stream.js';
 import { planCommand, type PlanCommandOptions } from '../plan-command.js';
 import { planText, summaryLine } from '../plan-text.js';
 import type { CommandResult } from '../result.js';
@@ -38,7 +39,8 @@ function planJson(plan: Plan, shown: string): Record<string, unknown> {
   return {
     workflow: shown,
     name: plan.workflow,
-    jobs: plan.jobs.map(jobJson),
+    // One row per job, built and written a chunk at a time (json-stream.ts): never all in memory.
+    jobs: new StreamedArray(plan.jobs.length, (i) => jobJson(plan.jobs[i]!)),
     summary: {
       jobs: plan.summary.jobs,
       run: plan.summary.run,

@@ -20,6 +20,9 @@ export interface Dag {
   producers: Map<string, number>;
 }
 
+/** The dependencies of a job that waits for nothing: one shared list, never written to. */
+const NO_DEPS: number[] = Object.freeze([]) as unknown as number[];
+
 // What pathKey changes: a leading `./`, `//`, `/./` or `/../` anywhere, or a trailing `/`.
 // One regex pass, since pathKey runs several times for every path of a plan.
 const NEEDS_NORMALISING = /^\.\/|\/\/|\/\.\.?\/|.\/$/;
@@ -106,26 +109,53 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   // (A count, not `own.length = 0`: emptying an array frees its storage, and the next push allocates.)
   const lastAdded = new Int32Array(jobs.length).fill(-1);
   const own: number[] = [];
+  // Jobs are made rule by rule in file order, so a job mostly waits for jobs made before it; while
+  // that holds, each job's level is known as its dependencies are found (theirs are final), with no
+  // second pass. Any other edge (a later job, itself, depends_on) sorts the graph below instead.
+  const dependsOn = workflow.rules.some((r) => r.dependsOn.length > 0);
+  let earlierOnly = !dependsOn;
+  const levels = new Array<number>(jobs.length).fill(0);
   for (let i = 0; i < jobs.length; i++) {
     let n = 0;
+    let level = 0;
     const inputs = jobs[i]!.inputs;
     for (let k = 0; k < inputs.length; k++) {
       const p = producers.get(pathKey(inputs[k]!));
       if (p === undefined || lastAdded[p] === i) continue;
       lastAdded[p] = i;
       own[n++] = p;
+      if (p >= i) earlierOnly = false;
+      else if (levels[p]! >= level) level = levels[p]! + 1;
     }
-    deps[i] = own.slice(0, n);
+    // A job that waits for nothing shares one empty list (depends_on, which adds to lists, gets its own).
+    deps[i] = n === 0 && !dependsOn ? NO_DEPS : own.slice(0, n);
+    levels[i] = level;
   }
   addDependsOn(workflow, jobs, deps, diagnostics);
   if (diagnostics.length > 0) return { diagnostics };
+  if (!earlierOnly) {
+    const sorted = sortLevels(deps, levels);
+    if (sorted !== undefined) {
+      diagnostics.push(cycleDiagnostic(workflow, jobs, deps, sorted));
+      return { diagnostics };
+    }
+  }
+  return { dag: { deps, levels, order: byLevel(levels), producers }, diagnostics };
+}
 
+/**
+ * Longest-path levels by an iterative topological sort (Kahn's), written into `levels`. Returns
+ * undefined, or on a cycle the count of unmet dependencies per job (nonzero: on or behind a cycle).
+ */
+function sortLevels(deps: readonly (readonly number[])[], levels: number[]): Int32Array | undefined {
   const { start, list } = dependentsOf(deps);
-  const waiting = new Int32Array(jobs.length);
-  for (let i = 0; i < jobs.length; i++) waiting[i] = deps[i]!.length;
-  const levels = new Array<number>(jobs.length).fill(0);
+  const waiting = new Int32Array(deps.length);
+  for (let i = 0; i < deps.length; i++) {
+    waiting[i] = deps[i]!.length;
+    levels[i] = 0;
+  }
   const queue: number[] = [];
-  for (let i = 0; i < jobs.length; i++) if (waiting[i] === 0) queue.push(i);
+  for (let i = 0; i < deps.length; i++) if (waiting[i] === 0) queue.push(i);
   for (let head = 0; head < queue.length; head++) {
     const i = queue[head]!;
     for (let k = start[i]!; k < start[i + 1]!; k++) {
@@ -135,11 +165,7 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
       if (waiting[d] === 0) queue.push(d);
     }
   }
-  if (queue.length < jobs.length) {
-    diagnostics.push(cycleDiagnostic(workflow, jobs, deps, waiting));
-    return { diagnostics };
-  }
-  return { dag: { deps, levels, order: byLevel(levels), producers }, diagnostics };
+  return queue.length < deps.length ? waiting : undefined;
 }
 
 /**
@@ -165,6 +191,14 @@ function dependentsOf(deps: readonly (readonly number[])[]): { start: Int32Array
 
 /** Job indices by level, then index: a counting sort, since levels are small integers. */
 function byLevel(levels: readonly number[]): number[] {
+  const order = new Array<number>(levels.length);
+  // Rules in data-flow order (the usual file) make jobs whose levels never go down: already sorted.
+  let sorted = 0;
+  while (sorted < levels.length && (sorted === 0 || levels[sorted]! >= levels[sorted - 1]!)) {
+    order[sorted] = sorted;
+    sorted += 1;
+  }
+  if (sorted === levels.length) return order;
   const count: number[] = [];
   for (let i = 0; i < levels.length; i++) count[levels[i]!] = (count[levels[i]!] ?? 0) + 1;
   // next[l]: where the next job of level l goes.
@@ -174,7 +208,6 @@ function byLevel(levels: readonly number[]): number[] {
     next[l] = at;
     at += count[l] ?? 0;
   }
-  const order = new Array<number>(levels.length);
   for (let i = 0; i < levels.length; i++) order[next[levels[i]!]!++] = i;
   return order;
 }

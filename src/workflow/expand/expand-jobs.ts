@@ -549,9 +549,12 @@ function job(
 function formatId(rule: string, step: 'map' | 'combine' | undefined, sortedKeys: readonly string[], wildcards: Readonly<Record<string, string>>): string {
   const name = step === 'combine' ? `${rule}.combine` : rule;
   if (sortedKeys.length === 0) return name;
-  let inside = '';
-  for (let i = 0; i < sortedKeys.length; i++) inside += `${i === 0 ? '' : ','}${sortedKeys[i]}=${wildcards[sortedKeys[i]!]}`;
-  return `${name}[${inside}]`;
+  // Pieces joined once: one flat string per id, where `+=` leaves a tree of pieces that every job keeps.
+  if (sortedKeys.length === 1) return [name, '[', sortedKeys[0]!, '=', wildcards[sortedKeys[0]!]!, ']'].join('');
+  const pieces: string[] = [name, '['];
+  for (let i = 0; i < sortedKeys.length; i++) pieces.push(i === 0 ? '' : ',', sortedKeys[i]!, '=', wildcards[sortedKeys[i]!]!);
+  pieces.push(']');
+  return pieces.join('');
 }
 
 function isSorted(keys: readonly string[]): boolean {

@@ -3,17 +3,17 @@
 // (settings.state), it decides every job's status once (status.ts); nothing rewrites it afterwards.
 import path from 'node:path';
 import { diagnostic, hasErrors, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { ConfigValue, Workflow } from '../model.js';
+import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { evaluateWhen, parseWhen, type WhenExpr } from '../when.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import { expandWorkflow } from '../expand/expand-workflow.js';
 import { locate } from '../expand/dimensions.js';
 import type { Dag } from '../dag/build-dag.js';
 import { downstreamClosure, resolveTargets, upstreamClosure } from '../dag/targets.js';
-import { PlannedJob } from './planned-job.js';
+import { PlannedJob, type RuleFacts } from './planned-job.js';
 import { adjustRules } from './resources.js';
 import { decideStatuses } from './status.js';
-import { zeroByReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
+import { zeroByReason, type JobReason, type JobSpec, type Plan, type PlanFs, type PlanSettings } from './types.js';
 
 export interface PlanResult {
   plan?: Plan;
@@ -57,13 +57,13 @@ export function planWorkflow(declared: Workflow, settings: PlanSettings, fs: Pla
   const resolved = resolverFor(workflow.dir);
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
   const statuses = decideStatuses({ jobs, dag, keep, targets, whenFalse, fs, resolve: resolved, ...(settings.state !== undefined ? { state: settings.state } : {}) });
-  const specs = toSpecs(workflow, jobs, dag, keep, targets, statuses);
+  const { specs, counts } = toSpecs(workflow, jobs, dag, keep, targets, statuses);
   // Notices about changed rules, for the rules that have a job to run (an up-to-date rule is untouched).
   if (adjusted.diagnostics.length > 0) {
     const running = new Set(specs.filter((j) => j.status === 'run').map((j) => j.rule));
     diagnostics.push(...adjusted.diagnostics.filter((d) => d.rule === undefined || running.has(d.rule)));
   }
-  return { plan: summarise(workflow, specs, settings.cpus, samples.origin, samples.members.length), diagnostics };
+  return { plan: summarise(workflow, specs, counts, settings.cpus, samples.origin, samples.members.length), diagnostics };
 }
 
 /**
@@ -110,6 +110,7 @@ function evaluateConditions(
   return off;
 }
 
+/** The plan's jobs in order, counted as they are made (the summary reads the decisions, not the jobs). */
 function toSpecs(
   workflow: Workflow,
   jobs: readonly ExpandedJob[],
@@ -117,47 +118,54 @@ function toSpecs(
   keep: Uint8Array | undefined,
   targets: ReadonlySet<number>,
   statuses: ReturnType<typeof decideStatuses>,
-): JobSpec[] {
+): { specs: JobSpec[]; counts: Counts } {
   const specs: JobSpec[] = [];
-  // Indexed loops here and in summarise: once per job, mostly before V8 optimises them (see build-dag.ts).
+  const counts: Counts = { byReason: zeroByReason(), widths: new Map(), run: 0, phases: 0 };
+  // What every job of a rule shares, worked out once per rule.
+  const factsByRule = new Map<Rule, RuleFacts>();
+  // An indexed loop: once per job, mostly before V8 optimises it (see build-dag.ts).
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
     const s = statuses[i]!;
-    const rule = j.rule;
-    const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
-    const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
-    const environment = rule.environment ?? workflow.defaults.environment;
-    const spec = new PlannedJob(jobs, i, dag.deps[i]!, rule.threads ?? workflow.defaults.threads ?? 1, dag.levels[i]!, s.status, s.reason, s.missingInputs);
-    if (j.step !== undefined) spec.step = j.step;
-    if (j.log !== undefined) spec.log = j.log;
-    if (memoryMb !== undefined) spec.memoryMb = memoryMb;
-    if (memory !== undefined) spec.memory = memory;
-    else if (memoryMb !== undefined) spec.memory = `${memoryMb}M`;
-    if (environment !== undefined) spec.environment = environment;
-    if (s.detail !== undefined) spec.detail = s.detail;
-    if (targets.has(i)) spec.targeted = true;
-    specs.push(spec);
-  }
-  return specs;
-}
-
-function summarise(workflow: Workflow, jobs: JobSpec[], cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
-  const byReason = zeroByReason();
-  const widths = new Map<number, number>();
-  let run = 0;
-  let phases = 0;
-  for (let k = 0; k < jobs.length; k++) {
-    const j = jobs[k]!;
-    byReason[j.reason] += 1;
-    if (j.level + 1 > phases) phases = j.level + 1;
-    if (j.status === 'run') {
-      run += 1;
-      widths.set(j.level, (widths.get(j.level) ?? 0) + 1);
+    const level = dag.levels[i]!;
+    let facts = factsByRule.get(j.rule);
+    if (facts === undefined) factsByRule.set(j.rule, (facts = ruleFacts(workflow, j.rule, jobs)));
+    specs.push(new PlannedJob(j, dag.deps[i]!, facts, s, targets.has(i), level));
+    counts.byReason[s.reason] += 1;
+    if (level + 1 > counts.phases) counts.phases = level + 1;
+    if (s.status === 'run') {
+      counts.run += 1;
+      counts.widths.set(level, (counts.widths.get(level) ?? 0) + 1);
     }
   }
-  const maxParallel = Math.max(0, ...widths.values());
+  return { specs, counts };
+}
+
+/** Per reason, how many jobs; per phase, how many run; how many run; how many phases. */
+interface Counts {
+  byReason: Record<JobReason, number>;
+  widths: Map<number, number>;
+  run: number;
+  phases: number;
+}
+
+function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[]): RuleFacts {
+  const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
+  const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
+  const environment = rule.environment ?? workflow.defaults.environment;
+  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs };
+  if (memoryMb !== undefined) facts.memoryMb = memoryMb;
+  if (memory !== undefined) facts.memory = memory;
+  else if (memoryMb !== undefined) facts.memory = `${memoryMb}M`;
+  if (environment !== undefined) facts.environment = environment;
+  return facts;
+}
+
+function summarise(workflow: Workflow, jobs: JobSpec[], counts: Counts, cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
+  const { byReason, run, phases } = counts;
+  const maxParallel = Math.max(0, ...counts.widths.values());
   const suggestedJobs = Math.max(1, Math.min(maxParallel, cpus ?? maxParallel));
   return {
     workflow: workflow.meta.name,

@@ -1,57 +1,121 @@
-// The JobSpec that planWorkflow hands out. Two of its fields are worked out on first read and then
-// kept: the rendered command (the expanded job renders it) and the ids of the jobs it waits for.
-// dry-run of 12,000 jobs prints a handful of them, and building both for every job was a large share
-// of its time; --json and run read every one and get the same values as before.
+// The JobSpec that planWorkflow hands out: a view of what the plan already holds, not a copy. Its
+// fields are read from the expanded job, from what every job of its rule shares (threads, memory,
+// environment) and from the job's status decision, most of which is one object shared by thousands of
+// jobs ("never completed"). A 120,000-job plan is then 120,000 small objects of five fields rather than
+// of twenty. Two values are worked out on first read and kept: the rendered command (the expanded job
+// renders it) and the ids of the jobs it waits for. dry-run of 12,000 jobs prints a handful of them;
+// --json and run read every one and get the same values as before.
 import type { Environment } from '../model.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
+import type { JobDecision } from './status.js';
 import type { JobReason, JobSpec, JobStatus } from './types.js';
 
+/** What every job of one rule has in its spec: one object per rule, shared by its jobs. */
+export interface RuleFacts {
+  readonly threads: number;
+  readonly memoryMb?: number;
+  /** As written ("8G"), or `${memoryMb}M` when only the default gives a number. */
+  readonly memory?: string;
+  readonly environment?: Environment;
+  /** The plan's expanded jobs (dependsOn reads their ids). */
+  readonly jobs: readonly ExpandedJob[];
+}
+
 export class PlannedJob implements JobSpec {
-  id: string;
-  rule: string;
-  declare step?: 'map' | 'combine';
-  wildcards: Record<string, string>;
-  inputs: string[];
-  outputs: string[];
-  declare log?: string;
-  declare memoryMb?: number;
-  declare memory?: string;
-  declare environment?: Environment;
-  declare detail?: string;
-  declare timeLimitSeconds?: number;
-  declare targeted?: true;
-  retries: number;
-  tempOutputs: string[];
-  protectedOutputs: string[];
   #job: ExpandedJob;
   #deps: readonly number[];
-  #jobs: readonly ExpandedJob[];
+  #facts: RuleFacts;
+  #decision: JobDecision;
+  /** Named by a target (`targeted` reads it). */
+  #targeted: boolean;
   #dependsOn: string[] | undefined;
 
-  constructor(
-    jobs: readonly ExpandedJob[],
-    index: number,
-    deps: readonly number[],
-    public threads: number,
-    public level: number,
-    public status: JobStatus,
-    public reason: JobReason,
-    public missingInputs: string[],
-  ) {
-    const job = jobs[index]!;
-    this.id = job.id;
-    this.rule = job.rule.name;
-    this.wildcards = job.wildcards;
-    this.inputs = job.inputs;
-    this.outputs = job.outputs;
-    this.retries = job.rule.retries;
-    this.tempOutputs = job.tempOutputs;
-    this.protectedOutputs = job.protectedOutputs;
-    const limit = job.rule.resources.timeLimitSeconds;
-    if (limit !== undefined) this.timeLimitSeconds = limit;
+  constructor(job: ExpandedJob, deps: readonly number[], facts: RuleFacts, decision: JobDecision, targeted: boolean, public level: number) {
     this.#job = job;
     this.#deps = deps;
-    this.#jobs = jobs;
+    this.#facts = facts;
+    this.#decision = decision;
+    this.#targeted = targeted;
+  }
+
+  get id(): string {
+    return this.#job.id;
+  }
+
+  get rule(): string {
+    return this.#job.rule.name;
+  }
+
+  get step(): 'map' | 'combine' | undefined {
+    return this.#job.step;
+  }
+
+  get wildcards(): Record<string, string> {
+    return this.#job.wildcards;
+  }
+
+  get inputs(): string[] {
+    return this.#job.inputs;
+  }
+
+  get outputs(): string[] {
+    return this.#job.outputs;
+  }
+
+  get log(): string | undefined {
+    return this.#job.log;
+  }
+
+  get threads(): number {
+    return this.#facts.threads;
+  }
+
+  get memoryMb(): number | undefined {
+    return this.#facts.memoryMb;
+  }
+
+  get memory(): string | undefined {
+    return this.#facts.memory;
+  }
+
+  get environment(): Environment | undefined {
+    return this.#facts.environment;
+  }
+
+  get retries(): number {
+    return this.#job.rule.retries;
+  }
+
+  get timeLimitSeconds(): number | undefined {
+    return this.#job.rule.resources.timeLimitSeconds;
+  }
+
+  get tempOutputs(): string[] {
+    return this.#job.tempOutputs;
+  }
+
+  get protectedOutputs(): string[] {
+    return this.#job.protectedOutputs;
+  }
+
+  get targeted(): true | undefined {
+    return this.#targeted ? true : undefined;
+  }
+
+  get status(): JobStatus {
+    return this.#decision.status;
+  }
+
+  get reason(): JobReason {
+    return this.#decision.reason;
+  }
+
+  get detail(): string | undefined {
+    return this.#decision.detail;
+  }
+
+  get missingInputs(): string[] {
+    return this.#decision.missingInputs;
   }
 
   get command(): string {
@@ -75,15 +139,41 @@ export class PlannedJob implements JobSpec {
   }
 
   get dependsOn(): string[] {
-    return (this.#dependsOn ??= this.#deps.map((d) => this.#jobs[d]!.id));
+    return (this.#dependsOn ??= this.#deps.map((d) => this.#facts.jobs[d]!.id));
   }
 
   /**
-   * JSON.stringify sees every field, the computed ones included: the exact script (it holds no
-   * value) and the values it gets as displays see them (sensitive ones masked): anything serialised
-   * may be shown or logged.
+   * JSON.stringify sees every field that has a value, the computed ones included: the exact script (it
+   * holds no value) and the values it gets as displays see them (sensitive ones masked): anything
+   * serialised may be shown or logged.
    */
   toJSON(): JobSpec {
-    return { ...this, command: this.command, env: this.shownEnv, shownEnv: this.shownEnv, shownCommand: this.shownCommand, dependsOn: this.dependsOn };
+    const out: Record<string, unknown> = {
+      id: this.id,
+      rule: this.rule,
+      wildcards: this.wildcards,
+      inputs: this.inputs,
+      outputs: this.outputs,
+      retries: this.retries,
+      tempOutputs: this.tempOutputs,
+      protectedOutputs: this.protectedOutputs,
+      threads: this.threads,
+      level: this.level,
+      status: this.status,
+      reason: this.reason,
+      missingInputs: this.missingInputs,
+    };
+    const optional: [string, unknown][] = [
+      ['timeLimitSeconds', this.timeLimitSeconds],
+      ['step', this.step],
+      ['log', this.log],
+      ['memoryMb', this.memoryMb],
+      ['memory', this.memory],
+      ['environment', this.environment],
+      ['detail', this.detail],
+      ['targeted', this.targeted],
+    ];
+    for (const [key, value] of optional) if (value !== undefined) out[key] = value;
+    return { ...out, command: this.command, env: this.shownEnv, shownEnv: this.shownEnv, shownCommand: this.shownCommand, dependsOn: this.dependsOn } as unknown as JobSpec;
   }
 }

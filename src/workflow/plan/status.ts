@@ -39,6 +39,9 @@ const NEVER_COMPLETED: JobDecision = Object.freeze({ status: 'run', reason: 'nev
 const UP_TO_DATE: JobDecision = Object.freeze({ status: 'skip', reason: 'up to date', missingInputs: NONE_MISSING });
 const WHEN_FALSE: JobDecision = Object.freeze({ status: 'skip', reason: 'when false', missingInputs: NONE_MISSING });
 
+/** How many folders existsInListing remembers by name (see there). */
+const RECENT_FOLDERS = 4;
+
 export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] {
   const { jobs, dag, keep, fs, resolve } = input;
   // Existence mostly comes from directory listings (below), which need no per-path record. A stat is
@@ -53,10 +56,7 @@ export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] 
     }
     return state;
   };
-  const exists = (p: string): boolean => {
-    const key = pathKey(p);
-    return existsInListing(key) ?? statOf(p, key) !== null;
-  };
+  const exists = (p: string, key = pathKey(p)): boolean => existsInListing(key) ?? statOf(p, key) !== null;
   const mtime = (p: string): number | undefined => {
     const key = pathKey(p);
     if (existsInListing(key) === false) return undefined;
@@ -65,19 +65,36 @@ export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] 
   // A fresh project has thousands of outputs in a few folders that do not exist yet: one look at each
   // folder answers "missing" for all of them, instead of one failed stat per file.
   const listings = new Map<string, Set<string> | null>();
+  // The folders of the last few answers: consecutive paths mostly share one (a rule's inputs, its
+  // outputs), and comparing a path's start finds it without cutting out and hashing the folder name.
+  const recent: { dir: string; names: Set<string> | null }[] = [];
   // Keyed by the directory as written (the workflow's relative paths), so a path is resolved only
   // when its directory is listed for the first time or a stat is needed.
   const existsInListing = (key: string): boolean | undefined => {
     const slash = key.lastIndexOf('/');
     if (slash === key.length - 1) return undefined; // "dir/": let stat answer
-    const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
-    let names = listings.get(dir);
+    let names: Set<string> | null | undefined;
+    for (let r = 0; r < recent.length; r++) {
+      const seen = recent[r]!;
+      if (seen.dir.length === slash && key.startsWith(seen.dir)) {
+        names = seen.names;
+        break;
+      }
+    }
     if (names === undefined) {
-      const full = resolve(dir);
-      const listed = fs.list(full);
-      names = listed === undefined ? (fs.stat(full) === undefined ? null : undefined) : new Set(listed);
-      if (names === undefined) return undefined;
-      listings.set(dir, names);
+      const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
+      names = listings.get(dir);
+      if (names === undefined) {
+        const full = resolve(dir);
+        const listed = fs.list(full);
+        names = listed === undefined ? (fs.stat(full) === undefined ? null : undefined) : new Set(listed);
+        if (names === undefined) return undefined;
+        listings.set(dir, names);
+      }
+      if (slash > 0) {
+        if (recent.length === RECENT_FOLDERS) recent.pop();
+        recent.unshift({ dir, names });
+      }
     }
     return names === null ? false : names.has(key.slice(slash + 1));
   };
@@ -105,7 +122,8 @@ export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] 
 interface Context {
   jobs: readonly ExpandedJob[];
   dag: Dag;
-  exists: (p: string) => boolean;
+  /** `key`: the path's pathKey, when the caller has it. */
+  exists: (p: string, key?: string) => boolean;
   mtime: (p: string) => number | undefined;
   forced: ReadonlySet<string>;
   records: PlanState['records'] | undefined;
@@ -129,8 +147,9 @@ function decideOnce(ctx: Context, keep: Uint8Array | undefined, whenFalse: Reado
     let missingInputs: string[] = NONE_MISSING;
     for (let k = 0; k < j.inputs.length; k++) {
       const input = j.inputs[k]!;
-      if (exists(input)) continue;
-      const producer = dag.producers.get(pathKey(input));
+      const key = pathKey(input);
+      if (exists(input, key)) continue;
+      const producer = dag.producers.get(key);
       if (producer === undefined || decisions[producer]?.reason === 'when false') {
         if (missingInputs === NONE_MISSING) missingInputs = [];
         missingInputs.push(input);
@@ -193,18 +212,21 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
   if (j.outputs.length === 0) return { status: 'run', reason: 'never completed', detail: 'declares no outputs, so it always runs', missingInputs };
   const must = ctx.mustRun.get(i);
   if (must !== undefined) return { status: 'run', reason: 'outputs missing', detail: must, missingInputs };
-  const record = ctx.records?.get(j.id);
   let firstMissing: string | undefined;
   let existing = 0;
   let tempGone: string[] | undefined;
   for (let k = 0; k < j.outputs.length; k++) {
     const out = j.outputs[k]!;
-    if (exists(out)) existing += 1;
-    else if (tempExcused(ctx, i, out, record)) (tempGone ??= []).push(pathKey(out));
+    const key = pathKey(out);
+    if (exists(out, key)) existing += 1;
+    else if (tempExcused(ctx, i, key)) (tempGone ??= []).push(key);
     else firstMissing ??= out;
   }
   if (existing === 0 && tempGone === undefined) return missingInputs === NONE_MISSING ? NEVER_COMPLETED : { status: 'run', reason: 'never completed', missingInputs };
   if (firstMissing !== undefined) return { status: 'run', reason: 'outputs missing', detail: firstMissing, missingInputs };
+  // Read only now: a job with an output missing reruns whatever its record says (an absent run
+  // state, or a fresh project, costs no lookup per job).
+  const record = ctx.records?.get(j.id);
   // The run state: what only the records and the command line know.
   if (ctx.forced.has(j.rule.name)) return { status: 'run', reason: 'forced', detail: `--forcerun ${j.rule.name}`, missingInputs };
   if (record !== undefined) {
@@ -254,9 +276,9 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
  * through needTempProducers), or, when nothing reads it, once the job has finished before. A job
  * named as a target makes its temp outputs wanted.
  */
-function tempExcused(ctx: Context, i: number, out: string, record: { status: string } | undefined): boolean {
+function tempExcused(ctx: Context, i: number, key: string): boolean {
   if (ctx.tempReaders === undefined || ctx.targets.has(i)) return false;
-  const readers = ctx.tempReaders.get(pathKey(out));
+  const readers = ctx.tempReaders.get(key);
   if (readers === undefined) return false;
-  return readers > 0 || record?.status === 'done';
+  return readers > 0 || ctx.records?.get(ctx.jobs[i]!.id)?.status === 'done';
 }

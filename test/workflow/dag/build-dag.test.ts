@@ -31,6 +31,29 @@ describe('buildDag', () => {
     expect(dag!.order.map((i) => ids[i])).toEqual(['a', 'b', 'd', 'c']);
   });
 
+  it('rules in any file order give the same levels and order (one pass when producers come first)', () => {
+    const rules: RuleInput[] = [
+      { name: 'a', output: ['a.txt'], shell: 's' },
+      { name: 'b', input: ['a.txt'], output: ['b.txt'], shell: 's' },
+      { name: 'c', input: ['b.txt', 'a.txt'], output: ['c.txt'], shell: 's' },
+      { name: 'e', output: ['e.txt'], shell: 's' },
+    ];
+    const shape = (order: RuleInput[]) => {
+      const { jobs, dag } = dagOf(makeWorkflow({ rules: order }));
+      const ids = jobs.map((j) => j.id);
+      return { levels: Object.fromEntries(ids.map((id, i) => [id, dag!.levels[i]])), order: dag!.order.map((i) => ids[i]), deps: Object.fromEntries(ids.map((id, i) => [id, dag!.deps[i]!.map((d) => ids[d]).sort()])) };
+    };
+    const inOrder = shape(rules);
+    expect(inOrder.levels).toEqual({ a: 0, b: 1, c: 2, e: 0 });
+    expect(inOrder.order).toEqual(['a', 'e', 'b', 'c']);
+    expect(inOrder.deps).toEqual({ a: [], b: ['a'], c: ['a', 'b'], e: [] });
+    // Consumers first: the graph is sorted instead, to the same answer.
+    const reversed = shape([...rules].reverse());
+    expect(reversed.levels).toEqual(inOrder.levels);
+    expect(reversed.deps).toEqual(inOrder.deps);
+    expect(reversed.order).toEqual(['e', 'a', 'b', 'c']);
+  });
+
   it('depends_on on a per-sample rule links matching samples only', () => {
     const { jobs, dag } = dagOf(
       makeWorkflow({
