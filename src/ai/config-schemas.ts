@@ -75,6 +75,9 @@ function defineAiConfigSchemas(z: typeof Zod) {
           .strictObject({
             client_id: z.string().optional(),
             client_secret_env: z.string().optional(),
+            private_key_file: z.string().optional(),
+            private_key_env: z.string().optional(),
+            token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']).optional(),
             scope: z.string().optional(),
             grant: z.enum(['authorization_code', 'client_credentials']).optional(),
           })

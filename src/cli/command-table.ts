@@ -21,6 +21,7 @@ import type { RunOptions } from './commands/run.js';
 import type { RunsOptions } from './commands/runs.js';
 import type { TemplateOptions } from './commands/template.js';
 import type { UnlockOptions } from './commands/unlock.js';
+import type { CleanOptions } from './commands/clean.js';
 import type { ValidateOptions } from './commands/validate.js';
 import type { CliContext } from './context.js';
 import type { CommandResult } from './result.js';
@@ -311,6 +312,19 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
     define: (c) => c.argument('[workflow]', 'the .oxoflow file (or its directory)').option('--force', 'remove it even if its run seems to be alive on this host'),
     options: (r) => ok(defined({ workflow: str(r.args[0]), force: flag(r.flags.force) })),
     load: async () => (await import('./commands/unlock.js')).unlock,
+  }),
+  entry<CleanOptions>({
+    path: ['clean'],
+    bundle: 'more',
+    module: 'cli/commands/clean.js',
+    description: 'keep .oxo-flow/ small: fold the run state into its index, drop old run records',
+    define: (c) =>
+      c
+        .argument('[workflow]', 'the .oxoflow file (or its directory)')
+        .option('--state', 'fold every journal a finished run left (and older per-job state files) into the state index')
+        .option('--keep-runs <n>', 'remove all but the newest N run records under .oxo-flow/runs/'),
+    options: (r) => ok(defined({ workflow: str(r.args[0]), state: flag(r.flags.state), keepRuns: str(r.flags.keepRuns) })),
+    load: async () => (await import('./commands/clean.js')).clean,
   }),
   entry<InitOptions>({
     path: ['init'],

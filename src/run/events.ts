@@ -33,7 +33,7 @@ export type RunEvent =
   /** A local attempt's process group exists (its leader's pid is the group id): for resource sampling. */
   | { kind: 'spawned'; id: string; attempt: number; pgid: number }
   /** A local attempt's shell exited and was reaped (code, or the signal that ended it). */
-  | { kind: 'exited'; id: string; attempt: number; code: number | null; signal: string | null }
+  | { kind: 'exited'; id: string; attempt: number; code: number | null; signal: string | null; cpu?: { user: number; system: number } }
   | { kind: 'retry'; id: string; attempt: number; attempts: number; message: string }
   | { kind: 'done'; id: string; seconds: number }
   | { kind: 'failed'; id: string; message: string; log: string; code?: string }

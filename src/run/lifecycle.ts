@@ -5,7 +5,7 @@
 // Any error on the way (a full disk, an unwritable state directory, a command too long to start)
 // fails that job with a code: nothing is swallowed, and the run's exit code says so.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Preparation } from './environment.js';
@@ -17,6 +17,7 @@ import { proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
 import { startRecord, type JobRecord, jobHash, type StateStore } from './state.js';
 import { tempOutputs, type JobSpec } from '../workflow/plan/index.js';
+import { JOB_JSON_VAR } from '../workflow/render/script-job.js';
 
 export interface RunJob extends PreparedJob {
   /** `resources.gpu` of the rule (clusters ask for it). */
@@ -108,18 +109,36 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
       options.onEvent({ kind: 'note', message: `could not remove the temp output ${p}: ${(err as Error).message}` });
     }
   };
+  const committing: Promise<void>[] = [];
   const runOne = async (job: RunJob): Promise<boolean> => {
     const prepFailed = job.preparation !== undefined ? failedPreparations.get(job.preparation) : undefined;
     const result =
       prepFailed !== undefined
         ? { ...base(job), outcome: 'failed' as const, code: 'RUN047', message: prepFailed, attempts: 0 }
         : await runJob(job, options, live, canAdopt(job, ids, adopted) ? adopted : undefined);
-    results.set(job.id, result);
-    if (result.outcome === 'done') {
-      options.onEvent({ kind: 'done', id: job.id, seconds: result.seconds ?? 0 });
-      for (const p of temp.done(job.id)) removeTemp(p);
+    if ('durable' in result) {
+      // Its `done` record is appended and syncing with the next group commit: the job's slot is free
+      // now, so the next job's start record shares that sync. A job that needs this one starts only
+      // once its own start record is synced, which syncs this one's end before it (one journal, in
+      // order). Temp inputs go once the end is on disk; a sync that fails fails the job (RUN042).
+      const { durable, ...done } = result;
+      results.set(job.id, done);
+      options.onEvent({ kind: 'done', id: job.id, seconds: done.seconds ?? 0 });
+      committing.push(
+        durable.then(
+          () => {
+            for (const p of temp.done(job.id)) removeTemp(p);
+          },
+          (err: unknown) => {
+            const failed: JobResult = { ...done, outcome: 'failed', code: 'RUN042', message: `could not record its end: ${errText(err)}` };
+            results.set(job.id, failed);
+            options.onEvent({ kind: 'failed', id: job.id, message: failed.message!, log: failed.log, code: 'RUN042' });
+          },
+        ),
+      );
       return true;
     }
+    results.set(job.id, result);
     if (result.outcome !== 'interrupted') options.onEvent({ kind: 'failed', id: job.id, message: result.message ?? result.outcome, log: result.log, ...(result.code ? { code: result.code } : {}) });
     return false;
   };
@@ -128,8 +147,11 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   try {
     sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
   } finally {
-    executor.close();
+    await executor.close();
+    diagnostics.push(...(executor.notes?.() ?? []));
   }
+  // Every end record on disk before the run reports.
+  await Promise.all(committing);
   // Temp outputs this run made and no job of it read go at the end.
   if (!options.signal.aborted) for (const p of temp.atEnd()) removeTemp(p);
   for (const job of jobs) {
@@ -165,7 +187,10 @@ function errText(err: unknown): string {
   return `${errCode(err)}${message}`;
 }
 
-async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined): Promise<JobResult> {
+/** A job's result; a `done` one carries the sync of its end record (group commit), still under way. */
+type Ran = JobResult | (JobResult & { outcome: 'done'; durable: Promise<void> });
+
+async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined): Promise<Ran> {
   const { workflowDir: dir, store, executor } = options;
   const spec = job.spec;
   const started = Date.now();
@@ -194,6 +219,12 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     }
     stage = 'create the folders of its outputs';
     makeParentDirs(spec.log === undefined ? [...spec.outputs, job.logPath] : [...spec.outputs, spec.log, job.logPath], dir);
+    // A script rule's job file, beside its log and kept like it (rewritten when the job runs again).
+    // Sensitive config values read *** there; the script gets them in its environment only.
+    if (job.jobJsonPath !== undefined && spec.jobJson !== undefined) {
+      stage = 'write its job file';
+      writeFileSync(job.jobJsonPath, spec.jobJson, { mode: 0o600 });
+    }
     const entry: Live = { job, record };
     live.set(spec.id, entry);
     let message = '';
@@ -202,6 +233,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     let logOffset = 0;
     let attempt = 1;
     let interrupted = false;
+    /** Bytes of the log's own header while the log holds nothing else (one attempt, no output yet). */
+    let headerBytes = 0;
     try {
       for (; attempt <= attempts; attempt++) {
         if (options.signal.aborted) break;
@@ -217,17 +250,22 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             // The log starts afresh with the job's first attempt; later attempts append after it.
             logOffset = attempt === 1 ? 0 : fstatSync(fd).size;
             const shown = `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
-            writeSync(fd, `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`);
+            const header = `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`;
+            writeSync(fd, header);
+            headerBytes = attempt === 1 ? Buffer.byteLength(header) : 0;
             stage = 'start';
             const launch = job.launch(spec.command);
             // The one place a job's environment is built: the run's, the backend's, the values its script
             // refers to (issue 17: values reach jobs as OXO_… variables, never as shell code), the run id.
             // A cluster job gets it through the submit command's environment (sbatch --export=ALL, qsub -V).
-            const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), [RUN_ID_VAR]: options.runId };
+            const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), ...(job.jobJsonPath !== undefined ? { [JOB_JSON_VAR]: path.resolve(dir, job.jobJsonPath) } : {}), [RUN_ID_VAR]: options.runId };
             s = executor.start({ job, launch, env, logPath: job.logPath, logFd: fd, attempt, runId: options.runId });
           } finally {
             closeSync(fd);
           }
+          // The light spawner tells the process group a moment after the start (src/run/spawner/).
+          entry.started = s;
+          if (s.spawned !== undefined) await s.spawned;
           stage = 'record its process';
           const withIds: JobRecord = { ...record };
           if (s.pgid !== undefined) withIds.pgid = s.pgid;
@@ -251,7 +289,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         entry.started = s;
         stage = 'watch it';
         const ended = await watch(s, job, options);
-        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null });
+        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}) });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
         if (ended.interrupted) {
           interrupted = true;
@@ -266,9 +304,12 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
             touchOutputs(spec.outputs, dir, started);
             if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
             stage = 'record its end';
-            store.write({ ...record, status: 'done', endedAt: new Date().toISOString() }, { durable: false });
+            // Done only once the record is on disk (group commit, shared with the records appended
+            // meanwhile): after a crash, an end that was not synced reruns the job.
+            const durable = store.appendDurable({ ...record, status: 'done', endedAt: new Date().toISOString() });
             live.delete(spec.id);
-            return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}) };
+            if (headerBytes > 0) dropEmptyLog(job.logPath, headerBytes);
+            return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}), durable };
           }
           message =
             folders.length > 0
@@ -329,6 +370,18 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
 }
 
 const FAILED = 'RUN020';
+
+/**
+ * A job that succeeded without writing a byte leaves no log: its header (what ran, when) is in the
+ * run record too. A log the job wrote to, or a failed job's, stays.
+ */
+function dropEmptyLog(file: string, headerBytes: number): void {
+  try {
+    if (statSync(file).size === headerBytes) unlinkSync(file);
+  } catch {
+    // Gone already, or not removable: it stays, which costs only a file.
+  }
+}
 
 /** Wait for the attempt's end; stop it at its time limit (counted from when it runs) or on Ctrl-C. */
 async function watch(s: Started, job: RunJob, options: LifecycleOptions): Promise<Ended & { limitHit: boolean; interrupted: boolean }> {

@@ -7,6 +7,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { locate } from '../workflow/expand/dimensions.js';
 import type { Workflow } from '../workflow/model.js';
 import type { JobSpec, Plan } from '../workflow/plan/index.js';
+import { JOB_JSON_VAR } from '../workflow/render/script-job.js';
 import { backendFor, type Launch, type Preparation } from './environment.js';
 import type { SchedJob } from './scheduler.js';
 import { stateDir, type StateStore } from './state.js';
@@ -17,6 +18,8 @@ export interface PreparedJob extends SchedJob {
   retries: number;
   timeLimitSeconds?: number;
   logPath: string;
+  /** A script rule's job file (JSON, next to the log; see render/script-job.ts), named by OXO_JOB_JSON. */
+  jobJsonPath?: string;
   /** The key of the environment preparation (Preparation.key) the job needs, if any. */
   preparation?: string;
 }
@@ -80,10 +83,12 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
       dependsOn: spec.dependsOn,
       threads: spec.threads,
       spec,
-      launch: (command) => b.launch(command, bin, Object.keys(spec.env)),
+      // A container gets the job's variables by name: the job file's too, for a script rule.
+      launch: (command) => b.launch(command, bin, spec.jobJson === undefined ? Object.keys(spec.env) : [...Object.keys(spec.env), JOB_JSON_VAR]),
       retries: spec.retries,
       logPath: store.logPath(spec.id),
     };
+    if (spec.jobJson !== undefined) job.jobJsonPath = job.logPath.replace(/\.log$/, '') + '.json';
     if (spec.memoryMb !== undefined) job.memoryMb = spec.memoryMb;
     if (b.prepare) job.preparation = b.prepare.key;
     if (spec.timeLimitSeconds !== undefined) job.timeLimitSeconds = spec.timeLimitSeconds;

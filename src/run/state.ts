@@ -1,15 +1,26 @@
-// The run state: one small JSON file per job under <workflow dir>/.oxo-flow/state/jobs/, each written
-// crash-safely (a temporary file, fsync, rename, fsync of the directory), so a runner killed at any
-// instant, or a machine that loses power, leaves every record either in its old or its new form,
-// never half-written. A record says what ran (a hash of the command), and whether it finished: a
-// `running` record left behind means the runner died while the job ran, so its outputs are not to be
-// trusted. The store fails closed: a record that cannot be read counts as a failed run of its job,
-// which then reruns (with a notice), rather than as "no record", which would trust the files alone.
-import { createHash } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+// The run state: what each job's last run was. Three things under <workflow dir>/.oxo-flow/state/:
+//   jobs/<journal id>.jsonl  the journal of a run (or of a `--touch`): one line per record, appended;
+//   index.jsonl              every job's current record, folded from the journals of finished runs;
+//   jobs/<hash>.json         one file per job, written by versions before the journal (read, then folded).
+// A record says what ran (a hash of the command) and whether it finished: a `running` record left
+// behind means the runner died while the job ran, so its outputs are not to be trusted. A record is
+// appended at once (a runner killed with -9 leaves it in the file); records that must survive a power
+// loss too (a job's start, before it can write anything, and its end, before it counts as done) are
+// synced with group commit: every record waiting shares one fdatasync, off the main thread. After a
+// crash an unsynced end is lost and the job's `running` record stands: the job reruns (fail closed).
+// A record that cannot be read counts as a failed run of its job, which then reruns (with a notice).
+// Reading is one index plus the few journals not yet folded, and the index is parsed lazily, line by
+// line as jobs are asked for: a start-up costs about the same with 10,000 old records as with none.
+// Compaction (compact(), under the project lock) writes the index crash-safely (temporary file, fsync,
+// rename, fsync of the folder) and only then removes what it folded; folding twice gives the same index.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, fdatasync, fdatasyncSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { JobSpec } from '../workflow/plan/index.js';
 import { jobHash } from '../workflow/plan/job-hash.js';
+import { processStartTime } from './process-group.js';
+import { indexText, StateIndex } from './state-index.js';
 
 export type RecordStatus = 'running' | 'done' | 'failed';
 
@@ -53,179 +64,494 @@ export function stateDir(workflowDir: string): string {
 /** The hash a record carries; defined by the plan, which compares it. */
 export { jobHash } from '../workflow/plan/job-hash.js';
 
+const JOURNAL = '.jsonl';
+
 /**
- * The records by job id. A record file that exists but cannot be read has lost its job id with its
- * content; its file name is the hash of the id, so `get` still finds it and answers with a `failed`
- * stand-in: dry-run and run both then rerun that job.
+ * The records by job id. Records of the index stay in the file until a job asks for its own (`get`),
+ * so a plan of 10 jobs decodes 10 records, not the 10,000 the index may hold. A per-job file of an
+ * older version that exists but cannot be read has lost its job id with its content; its file name is
+ * the hash of the id, so `get` still finds it and answers with a `failed` stand-in (dry-run and run
+ * both rerun that job). An index that cannot be read answers so for every job it does not know.
  */
 export class RecordMap extends Map<string, JobRecord> {
-  constructor(readonly unreadable: ReadonlySet<string> = new Set()) {
+  #index: StateIndex | undefined;
+  /** Ids whose index record is superseded by nothing (an unreadable per-job file that is newer). */
+  readonly #hidden = new Set<string>();
+  readonly #damaged: boolean;
+
+  constructor(
+    readonly unreadable: ReadonlySet<string> = new Set(),
+    index?: StateIndex,
+    damaged = false,
+  ) {
     super();
+    this.#index = index;
+    this.#damaged = damaged;
   }
 
   override get(id: string): JobRecord | undefined {
-    const found = super.get(id);
-    if (found !== undefined || this.unreadable.size === 0 || !this.unreadable.has(fileName(id))) return found;
-    return { version: 1, id, rule: '', hash: '', status: 'failed', startedAt: new Date(0).toISOString(), preexisting: [], executor: 'unknown', log: '' };
+    const found = super.get(id) ?? this.#fromIndex(id);
+    if (found !== undefined || !this.isUnreadable(id)) return found;
+    return standIn(id);
   }
 
-  /** True when the job's record file exists but could not be read. */
-  isUnreadable(id: string): boolean {
-    return super.get(id) === undefined && this.unreadable.has(fileName(id));
+  override has(id: string): boolean {
+    return super.has(id) || (this.#index !== undefined && !this.#hidden.has(id) && this.#index.lookup(id) !== undefined);
   }
+
+  override delete(id: string): boolean {
+    const had = this.has(id);
+    this.#hidden.add(id);
+    super.delete(id);
+    return had;
+  }
+
+  override get size(): number {
+    this.#all();
+    return super.size;
+  }
+
+  override entries(): MapIterator<[string, JobRecord]> {
+    this.#all();
+    return super.entries();
+  }
+
+  override keys(): MapIterator<string> {
+    this.#all();
+    return super.keys();
+  }
+
+  override values(): MapIterator<JobRecord> {
+    this.#all();
+    return super.values();
+  }
+
+  override forEach(fn: (value: JobRecord, key: string, map: Map<string, JobRecord>) => void, thisArg?: unknown): void {
+    this.#all();
+    super.forEach(fn, thisArg);
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, JobRecord]> {
+    return this.entries();
+  }
+
+  /** True when the job's record exists but could not be read. */
+  isUnreadable(id: string): boolean {
+    if (this.has(id)) return false;
+    return this.#damaged || (this.unreadable.size > 0 && this.unreadable.has(fileName(id)));
+  }
+
+  /** Records decoded or written so far (not those still only in the index). */
+  parsed(): IterableIterator<[string, JobRecord]> {
+    return super.entries();
+  }
+
+  /** What compaction writes: [JSON-encoded id, record text] of every record, index lines copied as they are. */
+  lines(): [string, string][] {
+    const out: [string, string][] = [];
+    const shadowed = super.size > 0 || this.#hidden.size > 0;
+    if (this.#index !== undefined) {
+      for (const [key, text] of this.#index.lines()) {
+        if (shadowed) {
+          const id = JSON.parse(key) as string;
+          if (super.has(id) || this.#hidden.has(id)) continue;
+        }
+        out.push([key, text]);
+      }
+    }
+    for (const [id, r] of super.entries()) out.push([JSON.stringify(id), JSON.stringify(r)]);
+    return out;
+  }
+
+  #fromIndex(id: string): JobRecord | undefined {
+    if (this.#index === undefined || this.#hidden.has(id)) return undefined;
+    const text = this.#index.lookup(id);
+    if (text === undefined) return undefined;
+    // A damaged index line: the job's record cannot be read, so it reruns.
+    const record = parseRecord(text) ?? standIn(id);
+    super.set(id, record);
+    return record;
+  }
+
+  #all(): void {
+    if (this.#index === undefined) return;
+    for (const [key] of this.#index.lines()) {
+      let id: unknown;
+      try {
+        id = JSON.parse(key);
+      } catch {
+        continue;
+      }
+      if (typeof id === 'string' && !super.has(id)) this.#fromIndex(id);
+    }
+    this.#index = undefined;
+  }
+}
+
+function standIn(id: string): JobRecord {
+  return { version: 1, id, rule: '', hash: '', status: 'failed', startedAt: new Date(0).toISOString(), preexisting: [], executor: 'unknown', log: '' };
+}
+
+/** What a load found on disk besides the records: what compaction folds and removes. */
+interface Loaded {
+  records: RecordMap;
+  /** Journals read, with whether the process that wrote each is gone (then it may be removed). */
+  journals: { file: string; writerGone: boolean }[];
+  /** Per-job files of older versions that were read (folded), or superseded when unreadable. */
+  legacy: string[];
+  /** Temporary files left by a killed writer of an older version. */
+  temps: string[];
+}
+
+export interface Compacted {
+  /** Records in the index after compaction. */
+  records: number;
+  journals: number;
+  legacyFiles: number;
+  /** Records of jobs dropped by `keep` (clean --state). */
+  dropped: number;
 }
 
 export class StateStore {
   readonly jobsDir: string;
   readonly logsDir: string;
-  #records: RecordMap | undefined;
-  #dirReady = false;
-  #batch: Pending[] = [];
-  #flushing = false;
-  #seq = 0;
+  readonly indexFile: string;
+  readonly journalFile: string;
+  #loaded: Loaded | undefined;
+  #fd: number | undefined;
+  #newFile = false;
+  /** A write failed midway: the next record starts on a line of its own. */
+  #brokenLine = false;
+  #waiting: { record: JobRecord; resolve(): void; reject(err: unknown): void }[] = [];
+  #committing = false;
 
   /**
-   * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay atomic against a killed
-   * runner, but not against a power loss. For throwaway scratch projects; fsync costs about 10 ms a
-   * job on a busy disk (docs/benchmarks.md).
+   * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay whole against a killed
+   * runner, but not against a power loss. For throwaway scratch projects (docs/benchmarks.md).
+   * `journalId` names this writer's journal (the run id); each store writes its own.
    */
   constructor(
     readonly workflowDir: string,
     readonly sync = true,
+    journalId = `${Date.now().toString(36)}-${process.pid}-${randomBytes(3).toString('hex')}`,
   ) {
-    this.jobsDir = path.join(stateDir(workflowDir), 'state', 'jobs');
+    const state = path.join(stateDir(workflowDir), 'state');
+    this.jobsDir = path.join(state, 'jobs');
+    this.indexFile = path.join(state, 'index.jsonl');
     this.logsDir = path.join(stateDir(workflowDir), 'logs');
+    this.journalFile = path.join(this.jobsDir, `${journalId.replace(/[^A-Za-z0-9_.-]/g, '_')}${JOURNAL}`);
   }
 
-  /** Every record on disk, by job id (read once; later writes keep the map current). */
+  /** A store writing its own journal (the run's), sharing the records this one read. */
+  forWriting(journalId: string, sync: boolean): StateStore {
+    const s = new StateStore(this.workflowDir, sync, journalId);
+    s.#loaded = this.#loaded;
+    return s;
+  }
+
+  /** Every record, by job id (read once; later writes keep the map current). */
   records(): RecordMap {
-    if (this.#records !== undefined) return this.#records;
-    let names: string[] = [];
-    try {
-      names = readdirSync(this.jobsDir);
-    } catch {
-      names = [];
-    }
-    const unreadable = new Set<string>();
-    const parsed: JobRecord[] = [];
-    for (const name of names) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        const r = JSON.parse(readFileSync(path.join(this.jobsDir, name), 'utf8')) as JobRecord;
-        if (r && r.version === 1 && typeof r.id === 'string' && typeof r.status === 'string') parsed.push(r);
-        else unreadable.add(name);
-      } catch {
-        unreadable.add(name);
-      }
-    }
-    const out = new RecordMap(unreadable);
-    for (const r of parsed) out.set(r.id, r);
-    this.#records = out;
-    return out;
+    this.#loaded ??= load(this);
+    return this.#loaded.records;
+  }
+
+  /** True when there is something to fold: a journal or a per-job file (a start-up with none costs nothing). */
+  needsCompaction(): boolean {
+    this.records();
+    const l = this.#loaded!;
+    return l.journals.some((j) => j.file !== this.journalFile) || l.legacy.length > 0 || l.temps.length > 0;
   }
 
   /**
-   * Crash-safely replace a job's record. Throws (with the errno code: ENOSPC, EACCES, EROFS,
-   * ENAMETOOLONG…) when it cannot be written; the temporary file never outlives a failure. `durable`
-   * (the default) syncs the file and its directory, so the record survives a power loss too: needed
-   * for the `running` record, which must be on disk before the job can write anything.
+   * Append a record to this store's journal. Throws (with the errno code: ENOSPC, EACCES, EROFS,
+   * ENOTDIR…) when it cannot be written. `durable` (the default) also syncs it, so the record
+   * survives a power loss; the lifecycle uses writeDurable instead, which shares the sync.
    */
   write(record: JobRecord, options: { durable?: boolean } = {}): void {
-    const durable = this.sync && (options.durable ?? true);
-    const file = path.join(this.jobsDir, fileName(record.id));
-    const temp = `${file}.${process.pid}.tmp`;
-    const fd = this.#writeTemp(temp, record);
-    try {
-      if (durable) fsyncSync(fd);
-      closeSync(fd);
-      renameSync(temp, file);
-    } catch (err) {
-      rmSync(temp, { force: true });
-      throw err;
+    this.#append(record);
+    if (this.sync && (options.durable ?? true)) {
+      fdatasyncSync(this.#fd!);
+      if (this.#newFile) {
+        syncDir(this.jobsDir);
+        this.#newFile = false;
+      }
     }
-    if (durable) syncDir(this.jobsDir);
     this.records().set(record.id, record);
   }
 
   /**
-   * Durably replace a job's record, with group commit: the temporary file is written now; fsync, rename
-   * and the directory's fsync happen together for every record waiting, off the main thread, so jobs
-   * that start at about the same time share one disk flush and the runner goes on meanwhile. Resolves
-   * once the record is on disk and in place; rejects (ENOSPC…) with the temporary file removed.
+   * Append a record now and resolve once it is on disk, with group commit: every record appended
+   * while a sync is under way shares the next one, so jobs that start or end at about the same time
+   * share one disk flush, and the runner goes on meanwhile. Rejects (ENOSPC, EIO…) when it is not.
    */
   writeDurable(record: JobRecord): Promise<void> {
-    if (!this.sync) {
-      this.write(record, { durable: false });
-      return Promise.resolve();
-    }
-    const file = path.join(this.jobsDir, fileName(record.id));
-    const temp = `${file}.${process.pid}.${this.#seq++}.tmp`;
-    let opened: number;
     try {
-      opened = this.#writeTemp(temp, record);
+      return this.appendDurable(record);
     } catch (err) {
       return Promise.reject(err);
     }
+  }
+
+  /**
+   * writeDurable, but a record that cannot be appended throws at once (ENOSPC…); the promise tells
+   * whether its sync succeeded. The record is in the file (and survives a killed runner) on return.
+   */
+  appendDurable(record: JobRecord): Promise<void> {
+    this.#append(record);
+    if (!this.sync) {
+      this.records().set(record.id, record);
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
-      this.#batch.push({ record, file, temp, fd: opened, resolve, reject });
-      if (!this.#flushing) {
-        this.#flushing = true;
-        setImmediate(() => void this.#flush());
+      this.#waiting.push({ record, resolve, reject });
+      if (!this.#committing) {
+        this.#committing = true;
+        setImmediate(() => void this.#commit());
       }
     });
   }
 
-  /** Write a record to its temporary file and return the open descriptor; nothing is left behind on failure. */
-  #writeTemp(temp: string, record: JobRecord): number {
-    if (!this.#dirReady) {
-      mkdirSync(this.jobsDir, { recursive: true });
-      this.#dirReady = true;
-    }
-    let fd: number | undefined;
-    try {
-      fd = openSync(temp, 'w');
-      const data = Buffer.from(JSON.stringify(record));
-      let at = 0;
-      while (at < data.length) at += writeSync(fd, data, at);
-      return fd;
-    } catch (err) {
-      if (fd !== undefined) closeSync(fd);
-      rmSync(temp, { force: true });
-      throw err;
-    }
+  /** Close the journal (after the last write of the run). */
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 
-  async #flush(): Promise<void> {
-    while (this.#batch.length > 0) {
-      const batch = this.#batch.splice(0);
-      const synced = await Promise.allSettled(batch.map((b) => fsyncAsync(b.fd)));
-      const placed: Pending[] = [];
-      batch.forEach((b, i) => {
-        closeSync(b.fd);
-        const r = synced[i]!;
-        try {
-          if (r.status === 'rejected') throw r.reason;
-          renameSync(b.temp, b.file);
-          placed.push(b);
-        } catch (err) {
-          rmSync(b.temp, { force: true });
-          b.reject(err);
-        }
+  /**
+   * Fold the journals of finished writers and older versions' per-job files into the index, then
+   * remove them. Call it holding the project lock (src/run/lock.ts), with this store's own journal
+   * closed. `keep`, when given, drops the `done` records of jobs it refuses (clean --state: jobs the
+   * workflow no longer has); records of unfinished runs are always kept (they fail closed).
+   */
+  compact(keep?: (id: string) => boolean): Compacted {
+    this.close();
+    const loaded = load(this);
+    const records = loaded.records;
+    let dropped = 0;
+    let lines = records.lines();
+    if (keep !== undefined) {
+      lines = lines.filter(([key, text]) => {
+        if (keep(JSON.parse(key) as string) || parseRecord(text)?.status !== 'done') return true;
+        dropped++;
+        return false;
       });
-      if (placed.length === 0) continue;
-      await syncDirAsync(this.jobsDir);
-      for (const b of placed) {
-        this.records().set(b.record.id, b.record);
-        b.resolve();
-      }
     }
-    this.#flushing = false;
+    writeDurably(this.indexFile, indexText(lines), this.sync);
+    // Only now that the index holds them: a crash before this line folds them again, to the same.
+    for (const j of loaded.journals) if (j.writerGone || j.file === this.journalFile) rmSync(j.file, { force: true });
+    for (const f of [...loaded.legacy, ...loaded.temps]) rmSync(f, { force: true });
+    this.#loaded = undefined;
+    shrinkIfEmpty(this.jobsDir);
+    return { records: lines.length, journals: loaded.journals.length, legacyFiles: loaded.legacy.length, dropped };
   }
 
   /** The per-job log file of the runner (the job's stdout and stderr). */
   logPath(jobId: string): string {
     return path.join(this.logsDir, logName(jobId));
   }
+
+  #append(record: JobRecord): void {
+    if (this.#fd === undefined) {
+      mkdirSync(this.jobsDir, { recursive: true });
+      this.#fd = openSync(this.journalFile, 'a');
+      this.#newFile = true;
+      const start = processStartTime(process.pid);
+      this.#line(`${JSON.stringify({ journal: 1, pid: process.pid, host: hostname(), ...(start !== undefined ? { procStart: start } : {}) })}\n`);
+    }
+    this.#line(`${JSON.stringify(record)}\n`);
+  }
+
+  #line(text: string): void {
+    const data = Buffer.from(this.#brokenLine ? `\n${text}` : text);
+    let at = 0;
+    try {
+      while (at < data.length) at += writeSync(this.#fd!, data, at);
+      this.#brokenLine = false;
+    } catch (err) {
+      // Part of the line may be in the file: the reader skips it, and the next record starts afresh.
+      this.#brokenLine = true;
+      throw err;
+    }
+  }
+
+  async #commit(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting.splice(0);
+      const fd = this.#fd!;
+      const newFile = this.#newFile;
+      this.#newFile = false;
+      try {
+        await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+        if (newFile) await syncDirAsync(this.jobsDir);
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+        continue;
+      }
+      for (const b of batch) {
+        this.records().set(b.record.id, b.record);
+        b.resolve();
+      }
+    }
+    this.#committing = false;
+  }
+}
+
+/**
+ * Read the state: the index, the per-job files of older versions, then the journals, the newest
+ * record of each job winning (the time a record was last written: its end, else its start; the
+ * later source on a tie). A compaction that runs meanwhile (another process holding the lock) may
+ * remove a journal between listing and reading it: then everything is read again.
+ */
+function load(store: StateStore): Loaded {
+  for (let attempt = 0; ; attempt++) {
+    const got = loadOnce(store);
+    if (got !== undefined || attempt >= 5) return got ?? loadOnce(store, true)!;
+  }
+}
+
+function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(store.jobsDir).sort();
+  } catch {
+    names = [];
+  }
+  const read = StateIndex.read(store.indexFile);
+  const index = read === 'damaged' ? undefined : read;
+  const damaged = read === 'damaged';
+
+  const newer = new Map<string, JobRecord>();
+  const offer = (r: JobRecord) => {
+    const old = newer.get(r.id);
+    if (old === undefined || stamp(r) >= stamp(old)) newer.set(r.id, r);
+  };
+  const unreadable = new Map<string, number>();
+  const legacy: string[] = [];
+  const temps: string[] = [];
+  const journals: Loaded['journals'] = [];
+  for (const name of names) {
+    const file = path.join(store.jobsDir, name);
+    if (name.endsWith('.tmp')) {
+      temps.push(file);
+      continue;
+    }
+    if (name.endsWith('.json')) {
+      let content: string;
+      try {
+        content = readFileSync(file, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !tolerateVanished) return undefined;
+        continue;
+      }
+      const r = parseRecord(content);
+      if (r !== undefined) {
+        offer(r);
+        legacy.push(file);
+      } else unreadable.set(name, statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      continue;
+    }
+    if (!name.endsWith(JOURNAL)) continue;
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !tolerateVanished) return undefined;
+      continue;
+    }
+    let writerGone = true;
+    let start = 0;
+    while (start < content.length) {
+      let end = content.indexOf('\n', start);
+      if (end < 0) end = content.length; // cut short by a killed writer: parsed if whole, else skipped
+      const line = content.slice(start, end);
+      start = end + 1;
+      if (line === '') continue;
+      if (line.startsWith('{"journal":')) {
+        writerGone = !writerAlive(line);
+        continue;
+      }
+      const r = parseRecord(line);
+      if (r !== undefined) newer.set(r.id, r); // within a journal, the later line wins
+    }
+    journals.push({ file, writerGone });
+  }
+
+  const records = new RecordMap(new Set(unreadable.keys()), index, damaged);
+  for (const r of newer.values()) {
+    const old = records.get(r.id);
+    if (old !== undefined && !records.isUnreadable(r.id) && stamp(old) > stamp(r)) continue;
+    records.set(r.id, r);
+  }
+  // An unreadable per-job file stands for a failed run, unless a later record of its job supersedes it.
+  if (unreadable.size > 0) {
+    for (const [key] of index?.lines() ?? []) {
+      const id = JSON.parse(key) as string;
+      if (unreadable.has(fileName(id))) records.get(id);
+    }
+    for (const [id, r] of [...records.parsed()]) {
+      const name = fileName(id);
+      const at = unreadable.get(name);
+      if (at === undefined) continue;
+      if (stamp(r) < at) records.delete(id);
+      else legacy.push(path.join(store.jobsDir, name));
+    }
+  }
+  return { records, journals, legacy, temps };
+}
+
+function parseRecord(text: string): JobRecord | undefined {
+  try {
+    const r = JSON.parse(text) as JobRecord;
+    if (r && r.version === 1 && typeof r.id === 'string' && typeof r.status === 'string' && typeof r.startedAt === 'string') return r;
+  } catch {
+    // A damaged or cut-short record.
+  }
+  return undefined;
+}
+
+/** When a record was last written: its end, else its start. */
+function stamp(r: JobRecord): number {
+  const t = Date.parse(r.endedAt ?? r.startedAt);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** The journal's writer still runs (this host, same pid and start time): its journal stays. */
+function writerAlive(headerLine: string): boolean {
+  let h: { pid?: number; host?: string; procStart?: number };
+  try {
+    h = JSON.parse(headerLine) as typeof h;
+  } catch {
+    return false;
+  }
+  if (typeof h.pid !== 'number' || h.host !== hostname() || h.pid === process.pid) return false;
+  try {
+    process.kill(h.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return h.procStart === undefined || processStartTime(h.pid) === h.procStart;
+}
+
+/** Replace a file crash-safely: temporary file, fsync, rename, fsync of its folder; no temporary outlives a failure. */
+function writeDurably(file: string, text: string, sync: boolean): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'w');
+    const data = Buffer.from(text);
+    let at = 0;
+    while (at < data.length) at += writeSync(fd, data, at);
+    if (sync) fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, file);
+  } catch (err) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  if (sync) syncDir(path.dirname(file));
 }
 
 /**
@@ -239,19 +565,6 @@ export function logName(jobId: string): string {
     return safe === jobId ? `${safe}.log` : `${safe}-${createHash('sha256').update(jobId).digest('hex').slice(0, 8)}.log`;
   }
   return `${safe.slice(0, 100).replace(/^\./, '_')}-${createHash('sha256').update(jobId).digest('hex').slice(0, 16)}.log`;
-}
-
-interface Pending {
-  record: JobRecord;
-  file: string;
-  temp: string;
-  fd: number;
-  resolve(): void;
-  reject(err: unknown): void;
-}
-
-function fsyncAsync(fd: number): Promise<void> {
-  return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }
 
 /** syncDir, on libuv's threads. */
@@ -271,7 +584,21 @@ function syncDirAsync(dir: string): Promise<void> {
   });
 }
 
-/** The rename is durable only once the directory itself is synced (not every file system allows it). */
+/**
+ * A folder that once held thousands of per-job files keeps its size after they go (ext4 never shrinks
+ * a directory), and every start reads all of it: an empty one that grew past 64 KiB is made anew.
+ */
+function shrinkIfEmpty(dir: string): void {
+  try {
+    if (statSync(dir).size <= 64 * 1024) return;
+    rmdirSync(dir);
+    mkdirSync(dir);
+  } catch {
+    // Not empty (a live writer's journal), or not ours to remove: it stays as it is.
+  }
+}
+
+/** A new name is durable only once its folder is synced (not every file system allows it). */
 function syncDir(dir: string): void {
   let fd: number | undefined;
   try {
@@ -284,7 +611,7 @@ function syncDir(dir: string): void {
   }
 }
 
-/** Job ids hold brackets, `=` and sample names: a hash keeps file names short and safe. */
+/** The per-job file name of older versions: a hash of the job id. */
 function fileName(jobId: string): string {
   return `${createHash('sha256').update(jobId).digest('hex').slice(0, 32)}.json`;
 }

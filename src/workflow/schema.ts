@@ -94,7 +94,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
   const expandInputSchema = z
     .strictObject({
       pattern: z.string().describe('path pattern with {variable} wildcards'),
-      variables: z.record(z.string(), z.string()).optional().describe('variable → "config.key" or a comma-separated list'),
+      variables: z.record(z.string(), z.string()).optional().describe('variable → "config.key" or a comma-separated list; the key may name the job\'s wildcards: "config.samples_{group}" is the samples of the job\'s group'),
     })
     .describe('fan-in: the pattern expanded over the variables');
 
@@ -117,7 +117,7 @@ export function defineWorkflowSchema(z: typeof Zod) {
       memory: memorySchema.optional().describe('memory (wins over resources.memory)'),
       resources: resourcesSchema.optional(),
       environment: environmentSchema.optional(),
-      params: z.record(z.string(), configValueSchema).optional().describe('values for {params.key}'),
+      params: z.record(z.string(), configValueSchema).optional().describe('values for {params.key}; strings may hold placeholders ({sample}, {config.key}, {threads}), and an array of strings is an option list (one argument per element)'),
       depends_on: z.array(z.string()).optional().describe('rules that must finish first'),
       when: z.string().optional().describe('condition; the rule is skipped when it is false'),
       retries: integer().optional().describe('extra attempts after a failure'),

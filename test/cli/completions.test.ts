@@ -41,7 +41,7 @@ describe('bash completion', () => {
 
   it('completes commands, nested subcommands, flags and their values', () => {
     expect(bashComplete('oxo-flow', 'dr')).toEqual(['dry-run']);
-    expect(bashComplete('oxo-flow', '')).toEqual(['validate', 'lint', 'dry-run', 'run', 'runs', 'report', 'graph', 'template', 'unlock', 'init', 'schema', 'completions', 'ai']);
+    expect(bashComplete('oxo-flow', '')).toEqual(['validate', 'lint', 'dry-run', 'run', 'runs', 'report', 'graph', 'template', 'unlock', 'clean', 'init', 'schema', 'completions', 'ai']);
     expect(bashComplete('oxo-flow', 'ai', '')).toEqual(['status', 'skills', 'login', 'logout', 'tools', 'call', 'setup', 'sessions', 'lookup']);
     expect(bashComplete('oxo-flow', 'ai', 'lookup', '')).toEqual(['skill', 'pipeline']);
     expect(bashComplete('oxo-flow', 'ai', 'skills', 'v')).toEqual(['validate']);

@@ -66,6 +66,20 @@ describe('template --ai', () => {
     expect(r.stdout + r.stderr + sessionsOf(dir).join('')).not.toContain(KEY);
   });
 
+  it('a draft with Snakemake spellings is not called validated: E031 goes back to the model, the fixed draft is written', async () => {
+    const snakemakeish = VALID.replace('shell = "echo counts > {output} 2> {log}"', 'shell = "echo counts {wildcards.sample} {resources.mem_mb} > {output} 2> {log}"');
+    const { dir, env, fake } = await setup([{ kind: 'answer', text: fenced(snakemakeish) }, { kind: 'answer', text: fenced(VALID) }]);
+    const r = await runCliAsync(['--json', 'template', '--ai', 'count reads', '-o', 'c.oxoflow'], { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'written', rounds: 2 });
+    const second = fake.requests[1]!.body.messages as { role: string; content: string }[];
+    const feedback = second[second.length - 1]!.content;
+    expect(feedback).toContain('E031');
+    expect(feedback).toContain('did you mean {sample}?');
+    expect(feedback).toContain('did you mean {memory}?');
+    expect(readFileSync(path.join(dir, 'c.oxoflow'), 'utf8')).toBe(VALID);
+  });
+
   it('never valid: exit 1 with the last diagnostics, nothing written', async () => {
     const { dir, env } = await setup(Array.from({ length: 5 }, () => ({ kind: 'answer' as const, text: fenced(INVALID) })));
     const r = await runCliAsync(['template', '--ai', 'something', '-o', 'x.oxoflow'], { cwd: dir, env });

@@ -14,6 +14,7 @@ const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const byScenario = {
   tools_call: ['ai', 'call', 'mcp_conformance_add_numbers', '--args', '{"a":5,"b":7}'],
   'sse-retry': ['ai', 'call', 'mcp_conformance_test_reconnection'],
+  'elicitation-sep1034-client-defaults': ['ai', 'call', 'mcp_conformance_test_client_elicitation_defaults'],
 };
 const args = [...(byScenario[scenario] ?? ['ai', 'tools']), '--mcp', `conformance=${url}`];
 const env = { ...process.env, NO_COLOR: '1' };
@@ -25,6 +26,7 @@ delete env.CI;
 // [mcp] oauth table, the secret through an environment variable; client-credentials scenarios use
 // that grant and need no login.
 let commandArgs = args;
+let login;
 let cwd = process.cwd();
 if (scenario.startsWith('auth/')) {
   const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
@@ -42,32 +44,66 @@ if (scenario.startsWith('auth/')) {
       env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
       oauth.push('client_secret_env = "CONFORMANCE_CLIENT_SECRET"');
     }
+    if (context.private_key_pem !== undefined) {
+      env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
+      oauth.push('private_key_env = "CONFORMANCE_PRIVATE_KEY"');
+    }
     if (machine) oauth.push('grant = "client_credentials"');
     writeFileSync(
       path.join(cwd, '.oxo-flow', 'skills', 'conformance.skill.toml'),
       `name = "conformance"\nversion = "1.0.0"\ndescription = "Use for the conformance suite's server"\nskill_type = "tool"\nrequires = [${JSON.stringify(url)}]\n\n[mcp]\noauth = { ${oauth.join(', ')} }\n`,
     );
     server = 'conformance';
-    commandArgs = ['ai', 'tools', '--skill', 'conformance'];
   }
-  if (!machine) {
-    const login = spawn(process.execPath, [cli, 'ai', 'login', server], { stdio: ['ignore', 'inherit', 'inherit'], env, cwd });
-    await new Promise((resolve) => login.on('close', resolve));
-  }
+  // Like a person: list, then call the server's tool (the call is what may need a larger scope).
+  commandArgs = ['ai', 'call', 'mcp_conformance_test-tool', ...(server === 'conformance' ? ['--skill', 'conformance'] : ['--mcp', server])];
+  login = async () => {
+    const child = spawn(process.execPath, [cli, 'ai', 'login', server], { stdio: ['ignore', 'inherit', 'inherit'], env, cwd });
+    await new Promise((resolve) => child.on('close', resolve));
+  };
+  if (!machine) await login();
 }
-const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...commandArgs].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env, cwd });
-let screen = '';
-let answered = false;
-child.stdout.on('data', (d) => {
-  screen += d.toString();
-  process.stderr.write(d);
-  if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
-    answered = true;
-    child.stdin.write('y\r');
-  }
-});
-const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
-child.on('close', (code) => {
-  clearTimeout(timer);
-  process.exitCode = code ?? 1;
-});
+/**
+ * Run the CLI in a pseudo-terminal, answering `y` to the approval prompt, and to a server's form
+ * (elicitation) Enter for each field (the server's default) and `y` to send.
+ */
+function inTerminal(cliArgs) {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-q', '-e', '-c', [process.execPath, cli, ...cliArgs].map(quote).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'], env, cwd });
+    let screen = '';
+    let answered = false;
+    let fieldsAnswered = 0;
+    let sent = false;
+    child.stdout.on('data', (d) => {
+      screen += d.toString();
+      process.stderr.write(d);
+      if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
+        answered = true;
+        child.stdin.write('y\r');
+      }
+      const fields = screen.split('  › ').length - 1;
+      if (fields > fieldsAnswered && /: (\u001b\[\d+G)?$/.test(screen)) {
+        fieldsAnswered = fields;
+        child.stdin.write('\r');
+      }
+      if (!sent && screen.includes('Send these answers? [y]es / [N]o, decline / [c]ancel the request: ')) {
+        sent = true;
+        child.stdin.write('y\r');
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, screen });
+    });
+  });
+}
+
+let outcome = await inTerminal(commandArgs);
+// The error says to log in (again): a larger scope, or an authorization server that changed. Do
+// as it says, once, and try once more.
+if (outcome.code !== 0 && login !== undefined && /run `oxo-flow ai login \S+`/.test(outcome.screen.replace(/\s+/g, ' '))) {
+  await login();
+  outcome = await inTerminal(commandArgs);
+}
+process.exitCode = outcome.code;

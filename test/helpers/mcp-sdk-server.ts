@@ -37,6 +37,8 @@ export interface SdkFixture {
   expireSessions(): void;
   /** GET requests (the stream for messages outside a request) the server received. */
   gets: number;
+  /** Every message POSTed, in order: its method (or "response"), and for notifications/cancelled the request id. */
+  posted: string[];
   /** Change a tool's annotations and tell every connected client (tools/list_changed, GET stream). */
   changeAnnotations(tool: string, annotations: Tool['annotations']): Promise<void>;
   /** Send the newest session's client a request outside any call (sampling), on the GET stream; resolves with the client's answer. */
@@ -75,11 +77,12 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
     deletes: 0,
     initializes: 0,
     gets: 0,
+    posted: [] as string[],
   };
 
   const servers: Server[] = [];
   const makeServer = () => {
-    const server = new Server({ name: 'sdk-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    const server = new Server({ name: 'sdk-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } }, instructions: 'Look a gene up before deleting its records.\n\u001b[31mNever\u001b[0m skip the lookup.' });
     servers.push(server);
     server.setRequestHandler(ListToolsRequestSchema, async (req) => {
       const start = req.params?.cursor ? Number(req.params.cursor) : 0;
@@ -146,6 +149,7 @@ export async function startSdkFixture(options: SdkFixtureOptions): Promise<SdkFi
       const sid = req.headers['mcp-session-id'] as string | undefined;
       if (req.method === 'GET') fixture.gets++;
       const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
+      if (body !== undefined) for (const m of Array.isArray(body) ? body : [body]) fixture.posted.push(m.method === 'notifications/cancelled' ? `${m.method} ${m.params?.requestId}` : (m.method ?? 'response'));
       if (sid !== undefined && sessions.has(sid)) {
         if (req.method === 'DELETE') fixture.deletes++;
         const v = req.headers['mcp-protocol-version'];

@@ -176,4 +176,20 @@ describe.skipIf(skip)('run --executor slurm', () => {
     expect(jobs.find((j) => j.id === 'one[sample=short]')!.outcome).toBe('done');
     expect(jobs.find((j) => j.id !== 'one[sample=short]')!.code).toMatch(/RUN0(21|42)/);
   }, 180_000);
+
+  it('a script rule on a node reads its job from the environment and the JSON file the runner wrote', () => {
+    const dir = tempDir('oxo-slurm-script-');
+    mkdirSync(path.join(dir, 'scripts'));
+    writeFileSync(
+      path.join(dir, 'scripts', 'job.py'),
+      'import json, os\njob = json.load(open(os.environ["OXO_JOB_JSON"]))\nopen(job["output"][0], "w").write("%s %s %s\\n" % (os.environ["OXO_SAMPLE"], job["params"]["rg"], os.environ.get("SLURM_JOB_ID", "no slurm")))\n',
+    );
+    writeFileSync(
+      path.join(dir, 'main.oxoflow'),
+      `[workflow]\nname = "script"\n\n[defaults]\nmemory = "100M"\n\n[[sample_groups]]\nname = "all"\nsamples = ["S1"]\n\n[[rules]]\nname = "py"\noutput = ["out/{sample}.txt"]\nparams = { rg = "ID:{sample}" }\nscript = "scripts/job.py"\n`,
+    );
+    const r = runCliJson(['run', '--executor', 'slurm', '--poll-interval', '1s'], { cwd: dir, env, timeoutMs: 170_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, 'out', 'S1.txt'), 'utf8')).toMatch(/^S1 ID:S1 \d+\n$/);
+  }, 180_000);
 });

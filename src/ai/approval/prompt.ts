@@ -95,7 +95,7 @@ type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (ra
  * event loop polls the terminal, so everything already waiting is read and dropped, and nothing
  * typed after the prompt appears can be (the prompt is printed after this returns).
  */
-async function discardPendingInput(input: TerminalInput): Promise<void> {
+export async function discardPendingInput(input: TerminalInput): Promise<void> {
   if (!input.isTTY) return;
   const drop = () => {};
   input.setRawMode?.(true);
@@ -109,7 +109,7 @@ async function discardPendingInput(input: TerminalInput): Promise<void> {
 }
 
 /** One question on an open readline; EOF and Ctrl-C settle it too. */
-function question(rl: Interface, text: string): Promise<{ line: string } | { end: 'eof' | 'interrupt' }> {
+export function question(rl: Interface, text: string): Promise<{ line: string } | { end: 'eof' | 'interrupt' }> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (v: { line: string } | { end: 'eof' | 'interrupt' }) => {

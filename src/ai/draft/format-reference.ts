@@ -17,7 +17,12 @@ export const FORMAT_REFERENCE = `## The .oxoflow format (TOML)
   depends_on = ["rule"], when = "config.run_qc == true".
 - Fan-out: a rule whose input/output use {sample} runs once per sample.
 - Fan-in: expand_inputs = [{ pattern = "counts/{sample}.txt", variables = { sample = "config.samples_list" } }]
-  collects every sample's file into one job's {input}.
+  collects every sample's file into one job's {input}; variables = { sample = "config.samples_{group}" }
+  with output "merged/{group}.tsv" makes one job per group over that group's samples.
+- params strings take placeholders (rg = "@RG\\tID:{sample}"); an array is an option list, one
+  argument per element: write {params.opts} as a bare word, never inside "...".
+- script = "scripts/x.py" (python3; .R Rscript, .sh bash) gets OXO_INPUT_0, OXO_OUTPUT_0, OXO_THREADS,
+  OXO_PARAMS_KEY, OXO_SAMPLE in its environment and the whole job as JSON in the file $OXO_JOB_JSON.
 - Placeholders: {input} {output} (all paths), {input[0]}, {input.r1}, {output[1]}, {log}, {threads},
   {memory}, {params.key}, {config.key}, {sample}, {group}. Shell text such as \${HOME} or awk '{print $1}'
   stays as written. A rule with outputs needs shell (or script); write every output and the log.

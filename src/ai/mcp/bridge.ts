@@ -7,7 +7,9 @@ import path from 'node:path';
 import { McpClient } from './client.js';
 import { McpFailure } from './failure.js';
 import { McpAuth } from './oauth.js';
+import type { ElicitResult } from './elicit.js';
 import type { Tool, ToolAnnotations } from './messages.js';
+import type { ProgressView } from './progress-view.js';
 import { expandHeaders, toolAllowed, type McpServerSpec } from './server-spec.js';
 import { StreamableHttpTransport } from './streamable-http.js';
 
@@ -90,14 +92,34 @@ export function toServerTool(tool: Tool): ServerTool {
 
 export interface OpenServer {
   spec: McpServerSpec;
+  /** Where progress of this server's calls is shown, if anywhere. */
+  progress?: ProgressView;
   client: McpClient;
   protocolVersion: string;
   serverName: string;
+  /** The server's `instructions` (its own text, bounded): shown to the person, never given to a model. */
+  instructions?: string;
   tools: ServerTool[];
+}
+
+/** Instructions longer than this are cut, saying so. */
+export const MAX_INSTRUCTIONS = 2_000;
+
+export function boundedInstructions(text: string | undefined): string | undefined {
+  const t = text?.trim();
+  if (t === undefined || t === '') return undefined;
+  return t.length > MAX_INSTRUCTIONS ? `${t.slice(0, MAX_INSTRUCTIONS)} … (${t.length - MAX_INSTRUCTIONS} more characters not shown)` : t;
+}
+
+/** What a person at the terminal can do while calls run: answer a server's questions, see progress. */
+export interface McpInteraction {
+  elicit?: (server: string, params: Record<string, unknown> | undefined) => Promise<ElicitResult>;
+  progress?: ProgressView;
 }
 
 export interface OpenServerOptions {
   env: Readonly<Record<string, string | undefined>>;
+  interaction?: McpInteraction;
   clientInfo: { name: string; version: string };
   /** $OXO_FLOW_HOME, where OAuth tokens are kept (default: from env). */
   home?: string;
@@ -127,11 +149,13 @@ export async function openServer(spec: McpServerSpec, options: OpenServerOptions
     clientInfo: options.clientInfo,
     ...(spec.connectTimeoutMs !== undefined ? { handshakeTimeoutMs: spec.connectTimeoutMs } : {}),
     ...(spec.callTimeoutMs !== undefined ? { callTimeoutMs: spec.callTimeoutMs } : {}),
+    ...(options.interaction?.elicit !== undefined ? { elicit: (params: Record<string, unknown> | undefined) => options.interaction!.elicit!(spec.name, params) } : {}),
   });
   try {
     const init = await client.connect();
     const tools = (await client.listTools()).filter((t) => toolAllowed(spec, t.name)).map(toServerTool);
-    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools };
+    const instructions = boundedInstructions(init.instructions);
+    return { spec, client, protocolVersion: init.protocolVersion, serverName: init.serverInfo.name, tools, ...(instructions !== undefined ? { instructions } : {}), ...(options.interaction?.progress !== undefined ? { progress: options.interaction.progress } : {}) };
   } catch (err) {
     await client.close();
     if (err instanceof McpFailure) throw err;

@@ -11,6 +11,7 @@ import {
   type Tool,
   mcpSchemas,
 } from './messages.js';
+import type { ElicitResult } from './elicit.js';
 import type { Transport } from './transport.js';
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -25,6 +26,11 @@ export interface McpClientOptions {
   handshakeTimeoutMs?: number;
   /** Deadline for tools/call without progress; progress resets it up to 10×. */
   callTimeoutMs?: number;
+  /**
+   * Answers elicitation/create (a person at a terminal). Given only when someone can answer: the
+   * client then declares the elicitation capability; without it, the server is told -32601.
+   */
+  elicit?: (params: Record<string, unknown> | undefined) => Promise<ElicitResult>;
 }
 
 export class McpClient {
@@ -37,6 +43,8 @@ export class McpClient {
     private readonly options: McpClientOptions,
   ) {
     this.rpc = new JsonRpcSession(transport);
+    const elicit = options.elicit;
+    if (elicit !== undefined) this.rpc.handlers['elicitation/create'] = async (params) => ({ ...(await elicit(params)) });
     this.rpc.onnotification = (n) => {
       if (n.method === 'notifications/tools/list_changed') this.listChanged = true;
     };
@@ -54,7 +62,7 @@ export class McpClient {
   async connect(): Promise<InitializeResult> {
     const result = await this.rpc.request(
       'initialize',
-      { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: this.options.clientInfo },
+      { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.options.elicit !== undefined ? { elicitation: {} } : {}, clientInfo: this.options.clientInfo },
       mcpSchemas().InitializeResultSchema,
       { timeoutMs: this.handshakeTimeout, cancellable: false },
     );

@@ -1,6 +1,7 @@
 // The protocol layer: request ids, matching responses to pending requests, deadlines (reset by
 // progress, capped), notifications/cancelled on expiry, and answers to server requests (ping → {},
-// anything else → -32601, since this client declares no capabilities). Knows no HTTP.
+// those the client handles (elicitation, when a person is there) → its answer, anything else →
+// -32601). While a person answers a server request, the deadlines of our requests wait. Knows no HTTP.
 import type { z } from 'zod';
 import { McpFailure } from './failure.js';
 import {
@@ -46,6 +47,10 @@ export class JsonRpcSession {
   private readonly pending = new Map<RequestId, Pending>();
   /** Server notifications other than progress (logging, list_changed, …). */
   onnotification?: (n: JsonRpcNotification) => void;
+  /** Server requests the client handles (by method); others get -32601 at once. */
+  handlers: Record<string, (params: Record<string, unknown> | undefined) => Promise<Record<string, unknown>>> = {};
+  /** Server requests being answered (by a person): our own deadlines do not run out meanwhile. */
+  private answering = 0;
 
   constructor(private readonly transport: Transport) {
     transport.onmessage = (m) => this.receive(m);
@@ -86,6 +91,7 @@ export class JsonRpcSession {
         else reject(new McpFailure('MCP007', `the server's ${method} result does not match the MCP schema: ${firstIssue(parsed.error)}`));
       };
       const expire = () => {
+        if (this.answering > 0) return arm();
         const seconds = Math.round((Date.now() - started) / 100) / 10;
         const error = new McpFailure('MCP003', `${method} got no answer within ${seconds} s${options.cancellable === false ? '' : '; the request was cancelled'}`);
         finish({ ok: false, error });
@@ -157,11 +163,23 @@ export class JsonRpcSession {
 
   private answerServerRequest(m: JsonRpcRequest): void {
     // Never leave a server request unanswered: the server's tool call may be blocked on it.
-    const reply: JsonRpcMessage =
-      m.method === 'ping'
-        ? { jsonrpc: '2.0', id: m.id, result: {} }
-        : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: this client does not support ${m.method}` } };
-    void this.transport.send(reply, { signal: AbortSignal.timeout(SIDE_MESSAGE_TIMEOUT_MS) }).catch(() => undefined);
+    const send = (reply: JsonRpcMessage) => void this.transport.send(reply, { signal: AbortSignal.timeout(SIDE_MESSAGE_TIMEOUT_MS) }).catch(() => undefined);
+    const handler = Object.hasOwn(this.handlers, m.method) ? this.handlers[m.method] : undefined;
+    if (m.method === 'ping' || handler === undefined) {
+      send(m.method === 'ping' ? { jsonrpc: '2.0', id: m.id, result: {} } : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: this client does not support ${m.method}` } });
+      return;
+    }
+    this.answering++;
+    handler(m.params)
+      .then(
+        (result) => send({ jsonrpc: '2.0', id: m.id, result }),
+        (err: unknown) => send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `the client could not answer ${m.method}: ${(err as Error)?.message ?? String(err)}` } }),
+      )
+      .finally(() => {
+        this.answering--;
+        // The person's time does not count against the calls that waited for them.
+        for (const p of this.pending.values()) p.touch();
+      });
   }
 }
 

@@ -5,7 +5,8 @@
 // or client credentials for machines. Every token request names the MCP server as `resource`
 // (RFC 8707). Tokens are refreshed without asking, stored by token-store.ts (mode 0600), and never
 // printed: errors name the server and the step, not a token.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, createPrivateKey, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { drain, HttpClient, readCapped, type Env } from '../../net/http.js';
@@ -22,13 +23,23 @@ export interface AuthServerMetadata {
   grant_types_supported?: string[];
   code_challenge_methods_supported?: string[];
   token_endpoint_auth_methods_supported?: string[];
+  /** RFC 9207: the authorization response carries `iss`. */
+  authorization_response_iss_parameter_supported?: boolean;
 }
+
+/** How the client proves itself at the token endpoint (RFC 7591 names). */
+export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
 
 /** What a tool skill says about OAuth ([mcp] oauth = { ... }); all optional. */
 export interface OAuthSettings {
   clientId?: string;
   /** Name of the environment variable holding the client secret (never the secret itself). */
   clientSecretEnv?: string;
+  /** private_key_jwt (RFC 7523): the PEM private key's file (absolute) or the variable holding it. */
+  privateKeyFile?: string;
+  privateKeyEnv?: string;
+  /** Default: private_key_jwt with a key, else the secret by Basic (or post, if that is all the server takes), else none. */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
   scope?: string;
   /** client_credentials: a machine identity, no browser. Default: authorization_code via `ai login`. */
   grant?: 'authorization_code' | 'client_credentials';
@@ -117,6 +128,10 @@ export async function discoverAuthorization(
   for (const u of asUrls) {
     const r = await fetchJson(client, u, { method: 'GET' }).catch(() => undefined);
     if (r?.status === 200 && isObject(r.json) && typeof r.json.token_endpoint === 'string') {
+      // RFC 8414 §3.3: metadata for another issuer than the one named must not be used (a mix-up).
+      if (servers[0] !== undefined && r.json.issuer !== servers[0]) {
+        throw new McpFailure('MCP016', `the authorization server metadata at ${u} is for issuer ${JSON.stringify(r.json.issuer)}, not ${servers[0]}; not logging in`, 'the server\'s OAuth metadata is misconfigured, or someone else\'s; tell its operators');
+      }
       const scope = challenge?.params.scope;
       const prmScopes = Array.isArray(prm?.scopes_supported) ? (prm!.scopes_supported as unknown[]).filter((s): s is string => typeof s === 'string') : undefined;
       const scopes = scope !== undefined && scope !== '' ? scope.split(/\s+/) : prmScopes;
@@ -157,6 +172,8 @@ async function registerClient(client: HttpClient, as: AuthServerMetadata, redire
   }
   const body = {
     client_name: `${ctx.clientInfo.name} ${ctx.clientInfo.version}`,
+    // A command-line program on the user's machine (SEP-837; OpenID Connect registration).
+    application_type: 'native',
     redirect_uris: redirectUris,
     grant_types: grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
     response_types: grant === 'client_credentials' ? [] : ['code'],
@@ -169,16 +186,77 @@ async function registerClient(client: HttpClient, as: AuthServerMetadata, redire
   return { client_id: r.json.client_id, ...(typeof r.json.client_secret === 'string' ? { client_secret: r.json.client_secret } : {}) };
 }
 
-async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Record<string, string>, auth: { client_id: string; client_secret?: string }): Promise<StoredTokens> {
+/** A client at the token endpoint: its id, and a secret or a private key (from the environment, never stored). */
+export interface ClientAuth {
+  client_id: string;
+  client_secret?: string;
+  privateKey?: KeyObject;
+  method?: TokenEndpointAuthMethod;
+}
+
+/** The method actually used: the configured one, else what the credentials and the server allow. */
+function authMethod(auth: ClientAuth, as: AuthServerMetadata): TokenEndpointAuthMethod {
+  if (auth.method !== undefined) return auth.method;
+  if (auth.privateKey !== undefined) return 'private_key_jwt';
+  if (auth.client_secret === undefined) return 'none';
+  const methods = as.token_endpoint_auth_methods_supported;
+  return methods !== undefined && !methods.includes('client_secret_basic') && methods.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+}
+
+const JWT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** The JWS algorithm for a private key, and how Node signs with it. */
+function keyAlgorithm(key: KeyObject): { alg: string; hash: string | null; p1363: boolean } {
+  const type = key.asymmetricKeyType;
+  if (type === 'rsa') return { alg: 'RS256', hash: 'sha256', p1363: false };
+  if (type === 'ed25519') return { alg: 'EdDSA', hash: null, p1363: false };
+  if (type === 'ec') {
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    if (curve === 'prime256v1') return { alg: 'ES256', hash: 'sha256', p1363: true };
+    if (curve === 'secp384r1') return { alg: 'ES384', hash: 'sha384', p1363: true };
+    if (curve === 'secp521r1') return { alg: 'ES512', hash: 'sha512', p1363: true };
+  }
+  throw new McpFailure('MCP016', `the private key for the JWT client assertion is of a kind this client cannot sign with (${type ?? 'unknown'}${type === 'ec' ? ` ${key.asymmetricKeyDetails?.namedCurve}` : ''})`, 'use an RSA, P-256, P-384, P-521 or Ed25519 key in PEM');
+}
+
+/**
+ * An RFC 7523 client assertion: iss = sub = client id, aud = the authorization server's issuer
+ * (the token endpoint when it names none), a fresh jti, five minutes of validity. Signed with the
+ * private key (private_key_jwt) or HMAC with the client secret (client_secret_jwt).
+ */
+export function clientAssertion(auth: ClientAuth, as: AuthServerMetadata, method: 'private_key_jwt' | 'client_secret_jwt', now = Date.now()): string {
+  const iat = Math.floor(now / 1000);
+  const claims = { iss: auth.client_id, sub: auth.client_id, aud: as.issuer ?? as.token_endpoint, jti: randomUUID(), iat, exp: iat + 300 };
+  const part = (v: unknown) => b64url(Buffer.from(JSON.stringify(v)));
+  if (method === 'client_secret_jwt') {
+    if (auth.client_secret === undefined) throw new McpFailure('MCP016', 'client_secret_jwt needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
+    const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+    return `${input}.${b64url(createHmac('sha256', auth.client_secret).update(input).digest())}`;
+  }
+  if (auth.privateKey === undefined) throw new McpFailure('MCP016', 'private_key_jwt needs a private key', 'set [mcp] oauth private_key_file or private_key_env in the skill');
+  const { alg, hash, p1363 } = keyAlgorithm(auth.privateKey);
+  const input = `${part({ alg, typ: 'JWT' })}.${part(claims)}`;
+  const signature = sign(hash, Buffer.from(input), p1363 ? { key: auth.privateKey, dsaEncoding: 'ieee-p1363' } : auth.privateKey);
+  return `${input}.${b64url(signature)}`;
+}
+
+async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Record<string, string>, auth: ClientAuth): Promise<StoredTokens> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   const fields = { ...form };
-  // A secret goes the way the server says it takes one: HTTP Basic (the default), or in the form.
-  const methods = as.token_endpoint_auth_methods_supported;
-  const post = auth.client_secret !== undefined && methods !== undefined && !methods.includes('client_secret_basic') && methods.includes('client_secret_post');
-  if (auth.client_secret !== undefined && !post) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(auth.client_id)}:${encodeURIComponent(auth.client_secret)}`).toString('base64')}`;
-  else {
+  // The client proves itself the way it is configured to, or the way the server says it takes it.
+  const method = authMethod(auth, as);
+  if (method === 'client_secret_basic') {
+    if (auth.client_secret === undefined) throw new McpFailure('MCP016', 'client_secret_basic needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(auth.client_id)}:${encodeURIComponent(auth.client_secret)}`).toString('base64')}`;
+  } else {
     fields.client_id = auth.client_id;
-    if (post) fields.client_secret = auth.client_secret!;
+    if (method === 'client_secret_post') {
+      if (auth.client_secret === undefined) throw new McpFailure('MCP016', 'client_secret_post needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
+      fields.client_secret = auth.client_secret;
+    } else if (method === 'private_key_jwt' || method === 'client_secret_jwt') {
+      fields.client_assertion_type = JWT_ASSERTION_TYPE;
+      fields.client_assertion = clientAssertion(auth, as, method);
+    }
   }
   const r = await fetchJson(client, as.token_endpoint, { method: 'POST', headers, body: new URLSearchParams(fields).toString() });
   if (r.status !== 200 || !isObject(r.json) || typeof r.json.access_token !== 'string') {
@@ -195,9 +273,9 @@ async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Re
   };
 }
 
-/** A client as stored: a secret the server issued is kept, one configured through the environment is not. */
-const storable = (c: { client_id: string; client_secret?: string }, configured: string | undefined) =>
-  configured !== undefined && c.client_secret === configured ? { client_id: c.client_id } : c;
+/** A client as stored: a secret the server issued is kept; one configured through the environment, and any key, are not. */
+const storable = (c: ClientAuth, configured: string | undefined): { client_id: string; client_secret?: string } =>
+  configured !== undefined && c.client_secret === configured ? { client_id: c.client_id } : { client_id: c.client_id, ...(c.client_secret !== undefined ? { client_secret: c.client_secret } : {}) };
 
 function clientSecret(server: OAuthServer, env: Env): string | undefined {
   const name = server.oauth?.clientSecretEnv;
@@ -205,6 +283,42 @@ function clientSecret(server: OAuthServer, env: Env): string | undefined {
   const v = env[name];
   if (v === undefined || v === '') throw new McpFailure('MCP014', `[mcp] oauth names ${name} for the client secret, which is not set`, `export ${name} before running oxo-flow`);
   return v;
+}
+
+/** The private key of [mcp] oauth, read from its variable or file each time (never stored, never shown). */
+function privateKey(server: OAuthServer, env: Env): KeyObject | undefined {
+  const o = server.oauth;
+  if (o?.privateKeyEnv === undefined && o?.privateKeyFile === undefined) return undefined;
+  let pem: string;
+  let from: string;
+  if (o.privateKeyEnv !== undefined) {
+    const v = env[o.privateKeyEnv];
+    if (v === undefined || v === '') throw new McpFailure('MCP014', `[mcp] oauth names ${o.privateKeyEnv} for the private key, which is not set`, `export ${o.privateKeyEnv} (the PEM text) before running oxo-flow`);
+    pem = v;
+    from = `the variable ${o.privateKeyEnv}`;
+  } else {
+    from = o.privateKeyFile!;
+    try {
+      pem = readFileSync(o.privateKeyFile!, 'utf8');
+    } catch (err) {
+      throw new McpFailure('MCP016', `cannot read the private key file ${from} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'check [mcp] oauth private_key_file in the skill (relative paths are from the skill\'s directory)');
+    }
+  }
+  try {
+    return createPrivateKey(pem);
+  } catch {
+    // Never echo the text: it may be a key after all.
+    throw new McpFailure('MCP016', `${from} does not hold a private key in PEM (PKCS#8, PKCS#1 or SEC1)`, 'give the key as PEM text, -----BEGIN PRIVATE KEY----- …');
+  }
+}
+
+/** The configured client's credentials (id from the skill, secret and key from the environment). */
+function configuredClient(server: OAuthServer, env: Env): ClientAuth | undefined {
+  const o = server.oauth;
+  if (o?.clientId === undefined) return undefined;
+  const secret = clientSecret(server, env);
+  const key = privateKey(server, env);
+  return { client_id: o.clientId, ...(secret !== undefined ? { client_secret: secret } : {}), ...(key !== undefined ? { privateKey: key } : {}), ...(o.tokenEndpointAuthMethod !== undefined ? { method: o.tokenEndpointAuthMethod } : {}) };
 }
 
 /**
@@ -235,6 +349,30 @@ export class McpAuth {
     return (await this.renew(stored).catch(() => undefined))?.access_token;
   }
 
+  /**
+   * 403 insufficient_scope: the scopes wanted are those of the token plus those the challenge
+   * names. Client credentials get a new token for them at once; for a person they are kept, so
+   * the next `ai login` asks for them (a command never opens a browser on its own).
+   */
+  async insufficientScope(wwwAuthenticate: string | undefined): Promise<boolean> {
+    const wanted = parseWwwAuthenticate(wwwAuthenticate)?.params.scope;
+    const stored = readStoredAuth(this.ctx.home, this.server.name, this.server.url);
+    if (wanted === undefined || wanted.trim() === '' || stored === undefined) return false;
+    const scope = unionScopes(stored.tokens?.scope, stored.scope_needed, wanted);
+    if (this.server.oauth?.grant === 'client_credentials') {
+      await this.clientCredentials(wwwAuthenticate, scope);
+      return true;
+    }
+    writeStoredAuth(this.ctx.home, this.server.name, { ...stored, scope_needed: scope });
+    return false;
+  }
+
+  scopeHint(wwwAuthenticate: string | undefined): string | undefined {
+    if (this.server.oauth?.grant === 'client_credentials') return `the client-credentials token of ${this.server.name} was not granted the scope; ask the authorization server's administrator`;
+    const wanted = parseWwwAuthenticate(wwwAuthenticate)?.params.scope;
+    return `run \`oxo-flow ai login ${this.server.name}\` again to grant the larger scope${wanted ? ` (${wanted})` : ''}`;
+  }
+
   async unauthorized(wwwAuthenticate: string | undefined): Promise<boolean> {
     const stored = readStoredAuth(this.ctx.home, this.server.name, this.server.url);
     if (stored?.tokens?.refresh_token !== undefined) {
@@ -247,10 +385,10 @@ export class McpAuth {
     return false;
   }
 
-  /** The stored client, with a configured secret read from its environment variable (never stored). */
-  private clientAuth(stored: StoredAuth): { client_id: string; client_secret?: string } {
-    const secret = clientSecret(this.server, this.ctx.env);
-    return secret !== undefined ? { ...stored.client, client_secret: secret } : stored.client;
+  /** The stored client, with a configured secret or key read from the environment (never stored). */
+  private clientAuth(stored: StoredAuth): ClientAuth {
+    const configured = configuredClient(this.server, this.ctx.env);
+    return configured !== undefined && configured.client_id === stored.client.client_id ? configured : stored.client;
   }
 
   private async renew(stored: StoredAuth): Promise<StoredTokens | undefined> {
@@ -265,14 +403,11 @@ export class McpAuth {
     return next.tokens;
   }
 
-  private async clientCredentials(wwwAuthenticate: string | undefined): Promise<StoredAuth> {
+  private async clientCredentials(wwwAuthenticate: string | undefined, wantedScope?: string): Promise<StoredAuth> {
     const found = await discoverAuthorization(this.client, this.server.url, wwwAuthenticate);
     const secret = clientSecret(this.server, this.ctx.env);
-    const registered =
-      this.server.oauth?.clientId !== undefined
-        ? { client_id: this.server.oauth.clientId, ...(secret !== undefined ? { client_secret: secret } : {}) }
-        : await registerClient(this.client, found.authServer, [], 'client_credentials', this.ctx);
-    const scope = this.server.oauth?.scope ?? found.scopes?.join(' ');
+    const registered = configuredClient(this.server, this.ctx.env) ?? (await registerClient(this.client, found.authServer, [], 'client_credentials', this.ctx));
+    const scope = wantedScope ?? this.server.oauth?.scope ?? found.scopes?.join(' ');
     const tokens = await tokenRequest(this.client, found.authServer, { grant_type: 'client_credentials', resource: found.resource, ...(scope ? { scope } : {}) }, registered);
     const stored: StoredAuth = { server: this.server.name, url: this.server.url, resource: found.resource, authServer: found.authServer, client: storable(registered, secret), tokens };
     writeStoredAuth(this.ctx.home, this.server.name, stored);
@@ -282,6 +417,22 @@ export class McpAuth {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/**
+ * RFC 9207: an authorization response's `iss` must be the authorization server's issuer, compared
+ * as the exact string; a server that says it sends `iss` must send it. A problem, or undefined.
+ */
+export function checkIssuer(iss: string | null, as: AuthServerMetadata): string | undefined {
+  if (iss === null) return as.authorization_response_iss_parameter_supported === true ? 'the authorization answer has no iss, though the authorization server says it sends one (RFC 9207)' : undefined;
+  if (as.issuer === undefined || iss !== as.issuer) return `the authorization answer names issuer ${JSON.stringify(iss)}, not ${JSON.stringify(as.issuer ?? '(none known)')} (RFC 9207)`;
+  return undefined;
+}
+
+/** Space-separated scope lists merged, in first-seen order; undefined when empty. */
+export function unionScopes(...lists: (string | undefined)[]): string | undefined {
+  const all = [...new Set(lists.flatMap((l) => (l ?? '').split(/\s+/)).filter((s) => s !== ''))];
+  return all.length > 0 ? all.join(' ') : undefined;
 }
 
 /** Open a URL the way the user's system does: $BROWSER (the common convention), else the platform's opener. */
@@ -310,13 +461,12 @@ export async function login(server: OAuthServer, ctx: OAuthContext, open: (url: 
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`;
     const secret = clientSecret(server, ctx.env);
-    const registered =
-      server.oauth?.clientId !== undefined
-        ? { client_id: server.oauth.clientId, ...(secret !== undefined ? { client_secret: secret } : {}) }
-        : await registerClient(client, found.authServer, [redirectUri], 'authorization_code', ctx);
+    const registered = configuredClient(server, ctx.env) ?? (await registerClient(client, found.authServer, [redirectUri], 'authorization_code', ctx));
     const { verifier, challenge: codeChallenge } = pkcePair();
     const state = b64url(randomBytes(16));
-    const scope = server.oauth?.scope ?? found.scopes?.join(' ');
+    // A scope the server asked for since the last login (403 insufficient_scope) is asked for too.
+    const before = readStoredAuth(ctx.home, server.name, server.url);
+    const scope = unionScopes(server.oauth?.scope ?? found.scopes?.join(' '), before?.scope_needed);
     const authorize = new URL(found.authServer.authorization_endpoint);
     for (const [k, v] of Object.entries({ response_type: 'code', client_id: registered.client_id, redirect_uri: redirectUri, code_challenge: codeChallenge, code_challenge_method: 'S256', state, resource: found.resource, ...(scope ? { scope } : {}) })) {
       authorize.searchParams.set(k, v);
@@ -335,6 +485,8 @@ export async function login(server: OAuthServer, ctx: OAuthContext, open: (url: 
           clearTimeout(timer);
         };
         if (u.searchParams.get('state') !== state) return void (finish(false, 'This login link does not belong to this oxo-flow login.'), reject(new McpFailure('MCP016', 'the authorization answer carried another state (not this login)')));
+        const issProblem = checkIssuer(u.searchParams.get('iss'), found.authServer);
+        if (issProblem !== undefined) return void (finish(false, 'This login answer did not come from the expected authorization server.'), reject(new McpFailure('MCP016', issProblem, 'someone may be mixing up authorization servers; do not retry until the server\'s operators confirm its setup')));
         const got = u.searchParams.get('code');
         if (got === null) return void (finish(false, 'Login refused.'), reject(new McpFailure('MCP016', `the authorization server refused the login: ${u.searchParams.get('error') ?? 'no code'}`)));
         finish(true, 'oxo-flow is logged in. You can close this window.');

@@ -6,7 +6,7 @@ import { readSse, SseTooLarge } from '../../net/sse.js';
 import { McpFailure, displayUrl } from './failure.js';
 import { isResponse, parseJsonRpcMessage, responseError, type JsonRpcMessage } from './messages.js';
 import type { SendOptions, Transport } from './transport.js';
-import { describeAuthChallenge } from './www-authenticate.js';
+import { describeAuthChallenge, parseWwwAuthenticate } from './www-authenticate.js';
 
 export interface StreamableHttpOptions {
   url: string;
@@ -24,8 +24,15 @@ export interface TransportAuth {
   token(): Promise<string | undefined>;
   /** After a 401: true when a new token was had without a person, so one retry can succeed. */
   unauthorized(wwwAuthenticate: string | undefined): Promise<boolean>;
+  /**
+   * After a 403 insufficient_scope: true when a token with the larger scope was had without a
+   * person (client credentials); otherwise the scope is remembered for the next `ai login`.
+   */
+  insufficientScope?(wwwAuthenticate: string | undefined): Promise<boolean>;
   /** What to tell a person when it cannot (names `ai login`). */
   readonly hint: string;
+  /** The same after a 403 for a larger scope. */
+  scopeHint?(wwwAuthenticate: string | undefined): string | undefined;
   close?(): Promise<void>;
 }
 
@@ -161,6 +168,7 @@ export class StreamableHttpTransport implements Transport {
     const body = JSON.stringify(message);
     const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' };
     if (isInitialize) delete headers['mcp-session-id'];
+    Object.assign(headers, routingHeaders(message));
     const res = await this.post(body, headers, options.signal);
     const status = res.statusCode;
     const contentType = mediaType(res.headers['content-type']);
@@ -174,11 +182,14 @@ export class StreamableHttpTransport implements Transport {
       const header = headerValue(res.headers['www-authenticate']);
       // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
       if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header).catch(() => false))) return this.send(message, options, true);
+      // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
+      const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';
+      if (stepUp && !retried && (await this.auth!.insufficientScope!(header).catch(() => false))) return this.send(message, options, true);
       const challenge = describeAuthChallenge(header);
       throw new McpFailure(
         'MCP005',
-        `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
-        status === 401 && this.auth !== undefined ? this.auth.hint : undefined,
+        `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : stepUp ? ' (the token lacks a scope this request needs)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
+        status === 401 && this.auth !== undefined ? this.auth.hint : stepUp ? this.auth!.scopeHint?.(header) : undefined,
       );
     }
     if (status >= 400) {
@@ -315,6 +326,24 @@ export class StreamableHttpTransport implements Transport {
 
 
 
+
+/**
+ * Mcp-Method on every request and notification, and Mcp-Name for the calls that name something
+ * (2026-07-28, SEP-2243; older servers ignore them): proxies and gateways route on these without
+ * reading the body. A value that is not plain visible ASCII goes base64-encoded.
+ */
+export function routingHeaders(message: JsonRpcMessage): Record<string, string> {
+  if (!('method' in message) || typeof message.method !== 'string') return {};
+  const out: Record<string, string> = { 'mcp-method': headerSafe(message.method) };
+  const params = (message as { params?: Record<string, unknown> }).params;
+  const name = message.method === 'resources/read' ? params?.uri : message.method === 'tools/call' || message.method === 'prompts/get' ? params?.name : undefined;
+  if (typeof name === 'string') out['mcp-name'] = headerSafe(name);
+  return out;
+}
+
+function headerSafe(value: string): string {
+  return /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value) ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
 
 async function readText(res: Response, limit: number, shownUrl?: string): Promise<string> {
   let read: { text: string; over: boolean };

@@ -23,6 +23,8 @@ export interface StoredAuth {
   /** A registered client's id (and its secret when the server issued one; a configured secret is never stored). */
   client: { client_id: string; client_secret?: string };
   tokens?: StoredTokens;
+  /** Scopes a server asked for beyond the token's (403 insufficient_scope): the next login requests them. */
+  scope_needed?: string;
 }
 
 const fileOf = (home: string, server: string) => path.join(home, 'oauth', `${server.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);

@@ -7,7 +7,7 @@ import type { ShapePath } from '../../workflow/load/shape-check.js';
 import { checkAgainstShape, inFileOrder, pathName } from '../config-check.js';
 import { SKILL_TOML_SHAPE } from '../config-shapes.generated.js';
 import { normalisePromptText } from './prompt-text.js';
-import type { McpSettings, ParsedSkill, SkillType } from './types.js';
+import type { McpSettings, ParsedSkill, SkillType, TokenEndpointAuthMethod } from './types.js';
 
 /** Parse and validate a TOML skill's text (already decoded, LF newlines). `stem` is the file name minus `.skill.toml`. */
 export function parseTomlSkill(text: string, file: string, stem: string): ParsedSkill {
@@ -117,6 +117,9 @@ function mcpTable(value: unknown, usable: (path: ShapePath) => boolean): McpTabl
     out.filters.oauth = {
       ...(typeof o.client_id === 'string' ? { clientId: o.client_id } : {}),
       ...(typeof o.client_secret_env === 'string' ? { clientSecretEnv: o.client_secret_env } : {}),
+      ...(typeof o.private_key_file === 'string' ? { privateKeyFile: o.private_key_file } : {}),
+      ...(typeof o.private_key_env === 'string' ? { privateKeyEnv: o.private_key_env } : {}),
+      ...(typeof o.token_endpoint_auth_method === 'string' ? { tokenEndpointAuthMethod: o.token_endpoint_auth_method as TokenEndpointAuthMethod } : {}),
       ...(typeof o.scope === 'string' ? { scope: o.scope } : {}),
       ...(o.grant === 'client_credentials' || o.grant === 'authorization_code' ? { grant: o.grant } : {}),
     };

@@ -1,5 +1,8 @@
 // Shapes shared by skill discovery, activation and their consumers (MCP bridge, prompt assembly, CLI).
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { TokenEndpointAuthMethod } from '../mcp/oauth.js';
+
+export type { TokenEndpointAuthMethod };
 
 export type SkillScope = 'project' | 'user' | 'builtin';
 export type SkillFormat = 'toml' | 'md';
@@ -21,7 +24,16 @@ export interface McpSettings {
   /** These tools are never offered, even when allowed. */
   denyTools?: string[];
   /** OAuth settings ([mcp] oauth): a configured client, the secret's variable, scope, grant. */
-  oauth?: { clientId?: string; clientSecretEnv?: string; scope?: string; grant?: 'authorization_code' | 'client_credentials' };
+  oauth?: {
+    clientId?: string;
+    clientSecretEnv?: string;
+    /** private_key_jwt: the PEM key's file (relative to the skill's directory) or its variable. */
+    privateKeyFile?: string;
+    privateKeyEnv?: string;
+    tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+    scope?: string;
+    grant?: 'authorization_code' | 'client_credentials';
+  };
 }
 
 export interface Skill {

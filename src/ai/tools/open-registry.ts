@@ -1,6 +1,8 @@
 // Everything `ai tools`, `ai call` and the agent loop need to get the tool list: the active skills
 // (through the skills module), their MCP servers plus any --mcp servers, and the built-in tools.
+import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { McpInteraction } from '../mcp/bridge.js';
 import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { parseMcpFlag, type McpServerSpec } from '../mcp/server-spec.js';
 import type { Skill } from '../skills/types.js';
@@ -18,6 +20,8 @@ export interface OpenRegistryInput {
   servers: McpServerSpec[];
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  /** A person at the terminal: MCP servers may ask them questions, and call progress is shown to them. */
+  interaction?: McpInteraction;
   /** More built-in read-only tools (template --ai adds read_format). */
   extraTools?: ToolEntry[];
 }
@@ -33,7 +37,8 @@ export function serversFromSkills(active: readonly Skill[]): McpServerSpec[] {
       if (m.callTimeoutMs !== undefined) spec.callTimeoutMs = m.callTimeoutMs;
       if (m.allowTools !== undefined) spec.allowTools = m.allowTools;
       if (m.denyTools !== undefined) spec.denyTools = m.denyTools;
-      if (m.oauth !== undefined) spec.oauth = m.oauth;
+      // A key file is named relative to the skill's own directory.
+      if (m.oauth !== undefined) spec.oauth = m.oauth.privateKeyFile !== undefined ? { ...m.oauth, privateKeyFile: path.resolve(path.dirname(s.path), m.oauth.privateKeyFile) } : m.oauth;
       return spec;
     });
 }
@@ -67,6 +72,7 @@ export async function openToolRegistry(input: OpenRegistryInput): Promise<ToolRe
     servers,
     env: input.env,
     clientInfo: input.clientInfo,
+    ...(input.interaction !== undefined ? { interaction: input.interaction } : {}),
   });
   for (const d of duplicates) {
     registry.servers.push({

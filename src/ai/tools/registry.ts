@@ -1,7 +1,7 @@
 // The tool registry: built-in read-only tools plus the tools of every reachable MCP server, under
 // unique exposed names. An unreachable or broken server is recorded once and skipped; the others
 // still serve.
-import { assignToolNames, openServer, refreshTools, type OpenServer, type ServerTool } from '../mcp/bridge.js';
+import { assignToolNames, openServer, refreshTools, type McpInteraction, type OpenServer, type ServerTool } from '../mcp/bridge.js';
 import { McpFailure, displayUrl } from '../mcp/failure.js';
 import { capText, resultText } from '../mcp/result.js';
 import type { McpServerSpec } from '../mcp/server-spec.js';
@@ -17,6 +17,8 @@ export interface ServerStatus {
   protocolVersion?: string;
   serverName?: string;
   toolCount?: number;
+  /** The server's instructions (bounded): for the person; not given to models. */
+  instructions?: string;
   error?: { code: Code; message: string; hint?: string };
 }
 
@@ -32,8 +34,8 @@ export interface ToolRegistry {
   servers: ServerStatus[];
   renamed: RenamedTool[];
   find(name: string): ToolEntry | undefined;
-  /** Close every MCP session (DELETE). Never throws. */
-  close(): Promise<void>;
+  /** Cancel what is in flight and close every MCP session (DELETE), once however often called. Never throws. */
+  close(reason?: string): Promise<void>;
 }
 
 export interface RegistryOptions {
@@ -41,6 +43,7 @@ export interface RegistryOptions {
   servers: McpServerSpec[];
   env: Readonly<Record<string, string | undefined>>;
   clientInfo: { name: string; version: string };
+  interaction?: McpInteraction;
 }
 
 export function failureInfo(err: unknown): { code: Code; message: string; hint?: string } {
@@ -49,14 +52,15 @@ export function failureInfo(err: unknown): { code: Code; message: string; hint?:
 }
 
 export async function buildToolRegistry(options: RegistryOptions): Promise<ToolRegistry> {
-  const settled = await Promise.allSettled(options.servers.map((spec) => openServer(spec, { env: options.env, clientInfo: options.clientInfo })));
+  const settled = await Promise.allSettled(options.servers.map((spec) => openServer(spec, { env: options.env, clientInfo: options.clientInfo, ...(options.interaction !== undefined ? { interaction: options.interaction } : {}) })));
   const open: OpenServer[] = [];
   const servers: ServerStatus[] = options.servers.map((spec, i) => {
     const outcome = settled[i]!;
     const base = { name: spec.name, url: displayUrl(spec.url), source: spec.source };
     if (outcome.status === 'rejected') return { ...base, ok: false, error: failureInfo(outcome.reason) };
     open.push(outcome.value);
-    return { ...base, ok: true, protocolVersion: outcome.value.protocolVersion, serverName: outcome.value.serverName, toolCount: outcome.value.tools.length };
+    const { protocolVersion, serverName, tools, instructions } = outcome.value;
+    return { ...base, ok: true, protocolVersion, serverName, toolCount: tools.length, ...(instructions !== undefined ? { instructions } : {}) };
   });
 
   const pairs = open.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
@@ -72,13 +76,15 @@ export async function buildToolRegistry(options: RegistryOptions): Promise<ToolR
   });
   const tools = [...options.builtins, ...mcpTools];
   const byName = new Map(tools.map((t) => [t.name, t]));
+  let closing: Promise<void> | undefined;
   return {
     tools,
     servers,
     renamed,
     find: (name) => byName.get(name),
-    close: async () => {
-      await Promise.all(open.map((s) => s.client.close()));
+    close: (reason) => {
+      closing ??= Promise.all(open.map((s) => s.client.close(reason))).then(() => undefined);
+      return closing;
     },
   };
 }
@@ -114,10 +120,11 @@ function gateFor(tool: ServerTool, server: OpenServer): ToolEntry['gate'] {
 
 async function invokeMcpTool(server: OpenServer, rawName: string, args: Record<string, unknown>): Promise<ToolOutput> {
   try {
-    const result = await server.client.callTool(rawName, args);
+    const view = server.progress;
+    const result = await server.client.callTool(rawName, args, view !== undefined ? { onprogress: (p) => view.show(server.spec.name, rawName, p) } : {}).finally(() => view?.done());
     return { isError: result.isError === true, text: capText(resultText(result)) };
   } catch (err) {
     const info = failureInfo(err);
-    return { isError: true, text: capText(info.message), code: info.code };
+    return { isError: true, text: capText(info.message), code: info.code, ...(info.hint !== undefined ? { hint: info.hint } : {}) };
   }
 }

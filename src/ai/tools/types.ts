@@ -11,6 +11,8 @@ export interface ToolOutput {
   text: string;
   /** Set when the error is ours or the transport's (MCP0xx, TOOL0xx), not the tool's own isError. */
   code?: Code;
+  /** What a person can do about that error (a diagnostic's hint). */
+  hint?: string;
 }
 
 export interface ToolEntry {

@@ -32,6 +32,14 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
   const loaded = await loadTools(opts, ctx, 'call');
   if ('usage' in loaded) return { outcome: 'usage', json: { tool: opts.tool }, diagnostics: loaded.usage };
   const { registry, diagnostics } = loaded;
+  // Ctrl-C during the call: tell the server (notifications/cancelled for what is in flight, then
+  // DELETE for the session) before exiting 130, so its work stops too. A second Ctrl-C ends at once.
+  let interrupted = false;
+  const release = ctx.onInterrupt((again) => {
+    if (again === true) return;
+    interrupted = true;
+    void registry.close('the user interrupted oxo-flow (Ctrl-C)');
+  });
   try {
     const { callThroughGate } = await import('../../ai/tools/call.js');
     const { askApproval } = await import('../../ai/approval/prompt.js');
@@ -61,6 +69,10 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
       nonInteractiveReason: loaded.nonInteractiveReason,
       ask: (request) => askApproval(request, { input: ctx.stdin, output: ctx.stderr }),
     });
+    if (interrupted) {
+      diagnostics.push(diagnostic('CLI130', `\`oxo-flow ai call ${opts.tool}\` was interrupted; the server was told to cancel the call and the session was ended`));
+      return { outcome: 'interrupted', json: { tool: record.tool, origin: record.origin, arguments: record.args, decision: record.decision, reason: record.reason, interrupted: true, servers }, diagnostics };
+    }
     const json = {
       tool: record.tool,
       origin: record.origin,
@@ -75,7 +87,7 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
       return { outcome: 'failed', json, diagnostics };
     }
     if (record.output.isError && record.output.code !== undefined) {
-      diagnostics.push(diagnostic(record.output.code, `${record.tool}: ${record.output.text}`));
+      diagnostics.push(diagnostic(record.output.code, `${record.tool}: ${record.output.text}`, record.output.hint !== undefined ? { hint: record.output.hint } : {}));
       return { outcome: 'failed', json, diagnostics };
     }
     if (record.output.isError) diagnostics.push(diagnostic('MCP021', `${record.tool} reported an error: ${record.output.text.split('\n')[0]!.slice(0, 300)}`));
@@ -83,6 +95,7 @@ export async function aiCall(opts: AiCallOptions, ctx: CliContext): Promise<Comm
     const text = record.output.text;
     return { outcome: record.output.isError ? 'failed' : 'ok', json, diagnostics, human, stdout: text.endsWith('\n') || text === '' ? text : `${text}\n` };
   } finally {
+    release();
     await registry.close();
   }
 }

@@ -56,6 +56,8 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
   });
   noteSkillSecrets(skills.discovery.skills, ctx);
   diagnostics.push(...skills.diagnostics, ...skills.activation.warnings);
+  const why = nonInteractiveReason(ctx);
+  const { mcpInteraction } = await import('../../ai/mcp/interaction.js');
   const registry = await openToolRegistry({
     active: skills.activation.active,
     // read_skill reads builtin/NAME whatever is active, as the model's does.
@@ -63,8 +65,9 @@ export async function loadTools(opts: AiToolsOptions, ctx: CliContext, command: 
     servers: flags.servers,
     env: ctx.env,
     clientInfo: { name: 'oxo-flow', version: ctx.version },
+    interaction: mcpInteraction({ input: ctx.stdin, output: ctx.stderr, outputIsTTY: ctx.stderrIsTTY, person: why === undefined }),
   });
-  return { registry, active: skills.activation.active, diagnostics, nonInteractiveReason: nonInteractiveReason(ctx) };
+  return { registry, active: skills.activation.active, diagnostics, nonInteractiveReason: why };
 }
 
 /**
@@ -142,6 +145,11 @@ export async function aiTools(opts: AiToolsOptions, ctx: CliContext): Promise<Co
         for (const s of registry.servers) {
           const state = s.ok ? style.green(`ok, ${s.toolCount} tool(s), ${safe(String(s.serverName))} speaking ${safe(String(s.protocolVersion))}`) : style.red(`skipped (${s.error!.code})`);
           lines.push(`  ${safe(s.name)}  ${safe(maskUrl(s.url))}  ${state}`);
+          // The server's own words, for the person: models do not get them (docs/mcp.md).
+          if (s.instructions !== undefined) {
+            lines.push(`    instructions from the server (not given to models):`);
+            for (const l of s.instructions.split('\n')) lines.push(`      ${safe(l)}`);
+          }
         }
       }
       if (nonInteractiveReason !== undefined) lines.push('', `Here, calls that need approval would be refused: ${nonInteractiveReason}.`);

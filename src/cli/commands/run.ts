@@ -14,7 +14,7 @@ import { acquireLock, describeHolder } from '../../run/lock.js';
 import { preflight } from '../../run/preflight.js';
 import { killGraceMs } from '../../run/process-group.js';
 import { withOverrides, type SectionOptions } from '../../run/profile.js';
-import { StateStore } from '../../run/state.js';
+import type { StateStore } from '../../run/state.js';
 import { maskedCommandLine } from '../../run/record/provenance.js';
 import { RunRecorder } from '../../run/record/recorder.js';
 import type { TraceRow } from '../../run/record/types.js';
@@ -77,8 +77,9 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   const lockTimeoutMs = durationFlag('--lock-timeout', opts.lockTimeout, all) ?? profile.lockTimeoutMs;
   if (hasErrors(all)) return { outcome: outcomeOf(all), json: emptyJson, diagnostics: all };
 
-  // The plan read the records; the runner writes through its own store (fsync unless turned off).
-  const store = new StateStore(workflow.dir, ctx.env.OXO_FLOW_FSYNC !== '0');
+  // The plan read the records; the runner appends to its own journal (fsync unless turned off).
+  const runId = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  const store = planned.store.forWriting(runId, ctx.env.OXO_FLOW_FSYNC !== '0');
 
   const env = ctx.env as NodeJS.ProcessEnv;
   const executor = EXECUTORS[executorName]({ workflowDir: workflow.dir, graceMs: killGraceMs(ctx.env), pollMs, profile, env });
@@ -106,8 +107,12 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   }
 
   // The project lock: taken only when something will run (dry-run, graph and validate never need it).
-  const runId = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
   let lock: ReturnType<typeof acquireLock> | undefined;
+  if (jobs.length === 0) {
+    // Nothing runs, but an older version's per-job files or a crashed run's journal are folded now
+    // (when the lock is free at once), so the next start reads the index alone.
+    if (store.needsCompaction()) compactUnderLock(workflow.dir, store, runId, all);
+  }
   if (jobs.length > 0) {
     try {
       lock = acquireLock(workflow.dir, { command: `oxo-flow run ${loaded.shown}${executorName !== 'local' ? ` --executor ${executorName}` : ''}`, runId, ...(lockTimeoutMs !== undefined ? { staleAfterMs: lockTimeoutMs } : {}) });
@@ -164,6 +169,7 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
             cwd: ctx.cwd,
             env,
             secrets: ctx.secrets,
+            jobRunId: runId,
           }),
         )
       : undefined;
@@ -203,7 +209,11 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
     progress.close();
     releaseInterrupt();
     process.off('SIGTERM', onSigterm);
-    if (lock?.ok) lock.lock.release();
+    if (lock?.ok) {
+      // Still holding the lock: this run's journal (and any left before) goes into the index.
+      compact(store, all);
+      lock.lock.release();
+    }
   }
   const result = finish(plan, report, loaded.shown, [...all, ...(report.diagnostics ?? [])], executorName, workflow.dir);
   if (recorder === undefined) return result;
@@ -225,6 +235,31 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
   json.record = path.relative(workflow.dir, recorder.dir);
   json.jobs = report.results.map((r) => jobJson(r, traces.get(r.id)));
   return result;
+}
+
+/** Fold the journals into the index; a failure leaves the journals, which later starts still read (RUN053). */
+function compact(store: StateStore, diagnostics: Diagnostic[]): void {
+  try {
+    store.compact();
+  } catch (err) {
+    diagnostics.push(diagnostic('RUN053', `the run state was not compacted (its journal stays and is read as it is): ${(err as Error).message}`, { file: store.indexFile }));
+  }
+}
+
+/** compact(), taking the project lock only if it is free now: a busy lock means a run will fold them itself. */
+function compactUnderLock(workflowDir: string, store: StateStore, runId: string, diagnostics: Diagnostic[]): void {
+  let lock: ReturnType<typeof acquireLock>;
+  try {
+    lock = acquireLock(workflowDir, { command: 'oxo-flow run (compacting the run state)', runId });
+  } catch {
+    return;
+  }
+  if (!lock.ok) return;
+  try {
+    compact(store, diagnostics);
+  } finally {
+    lock.lock.release();
+  }
 }
 
 /** A record that cannot be written never stops the run: it goes on with a warning (REP002). */

@@ -19,5 +19,7 @@ export const cliCodes = {
   CLI022: { severity: 'error', title: 'invalid project name', hint: 'use letters, digits, ".", "_" and "-", starting with a letter or digit', exit: 'usage', doc },
   CLI030: { severity: 'error', title: 'internal error (a bug in oxo-flow)', hint: 'please report it with this output; -v adds the stack trace', doc },
   CLI031: { severity: 'error', title: 'an option value is empty or malformed', exit: 'usage', doc },
+  CLI035: { severity: 'error', title: 'clean was not told what to clean', hint: 'pass --state, --keep-runs N, or both', exit: 'usage', doc },
+  CLI036: { severity: 'error', title: '--keep-runs needs a whole number', hint: 'e.g. `--keep-runs 20` keeps the newest 20 run records', exit: 'usage', doc },
   CLI130: { severity: 'error', title: 'interrupted', hint: 'nothing more was done after Ctrl-C', exit: 'interrupted', doc },
 } as const satisfies Record<string, CodeInfo>;

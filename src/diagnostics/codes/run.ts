@@ -36,4 +36,8 @@ export const runCodes = {
   RUN047: { severity: 'error', title: 'an environment could not be created', hint: 'read the error of the environment tool; fix the environment file and run again', doc },
   RUN048: { severity: 'error', title: 'unlock refused: the run holding the lock is still running', hint: 'stop that run first (Ctrl-C, or kill its pid), or pass --force if you are sure it is not running', doc },
   RUN049: { severity: 'error', title: 'bad value for a run flag', hint: 'see `oxo-flow run --help`', doc, exit: 'usage' },
+  RUN050: { severity: 'warning', title: 'the light job spawner could not start, so jobs were started by forking the runner', hint: 'install perl (it is on every Linux and macOS) to let the runner start jobs at a fraction of the cost; the run itself is not affected', doc },
+  RUN051: { severity: 'warning', title: 'the light job spawner ended during the run: the jobs it was running were stopped and failed', hint: 'run again to rerun the failed jobs; if it happens again, report it with the reason shown', doc },
+  RUN053: { severity: 'warning', title: 'the run state was not compacted into its index', hint: 'nothing is lost: the journal stays and every start reads it; free disk space or make .oxo-flow/state/ writable, then `oxo-flow clean --state`', doc },
+  RUN054: { severity: 'error', title: 'clean --state could not compact the run state', hint: 'read the reason (disk space, permissions of .oxo-flow/state/); the state as it was is kept', doc },
 } as const satisfies Record<string, CodeInfo>;

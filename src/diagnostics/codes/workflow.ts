@@ -38,6 +38,7 @@ export const workflowCodes = {
   E042: { severity: 'error', title: 'a shell command does not parse', hint: 'fix the shell syntax at the marked position (an unclosed quote, a missing done or fi)', doc },
   E043: { severity: 'error', title: 'a control character in a value', hint: 'remove the NUL or control character; config values may hold tabs and newlines', doc },
   E044: { severity: 'error', title: 'a workflow over the engine\'s limits', hint: 'split the samples over several runs (--samples, or one sheet per batch)', doc },
+  E050: { severity: 'error', title: 'an option list where the shell takes one word', hint: 'put {params.key} where a command takes arguments (cmd {params.key}), or write the value as one string', doc },
 
   // Lint findings: warnings fail `lint --strict`, info never fails. Numbers keep the reference
   // system's meanings; codes it used for two things keep one of them, and W026+ are ours.

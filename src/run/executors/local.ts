@@ -1,11 +1,46 @@
 // The local executor: a job attempt is a process group on this machine, its output written straight
-// into the job's log. Watching is the child's exit; cancelling is SIGTERM to the group, a grace
-// period, then SIGKILL.
+// into the job's log. Jobs start through the light spawner (src/run/spawner/): one helper process
+// per run forks and execs each job, so the runner never forks itself. Where the helper cannot run
+// (no perl) or dies, jobs start with Node's spawn, as before, and the run says so (RUN050, RUN051);
+// OXO_FLOW_SPAWNER=fork asks for Node's spawn. Watching is the job's exit; cancelling is SIGTERM to
+// the group, a grace period, then SIGKILL.
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { groupAlive, processStartTime, signalGroup, stopGroup } from '../process-group.js';
+import { findPerl, Spawner } from '../spawner/index.js';
 import type { Ended, Executor, ExecutorContext, StartRequest, Started } from './types.js';
 
+/** A started process: its group id (undefined when it never started) and how it ended. */
+interface Proc {
+  pgid: number | undefined;
+  ended: Promise<Ended>;
+}
+
 export function localExecutor(ctx: ExecutorContext): Executor {
+  const notes: Diagnostic[] = [];
+  let spawner: Spawner | undefined;
+  let useHelper = ctx.env.OXO_FLOW_SPAWNER !== 'fork';
+  const helper = (): Spawner | undefined => {
+    if (!useHelper) return undefined;
+    if (spawner === undefined) {
+      const perl = findPerl(ctx.env);
+      if (perl === undefined) {
+        useHelper = false;
+        notes.push(diagnostic('RUN050', 'no perl was found (in /usr/bin, /bin or PATH) to run the light job spawner: jobs were started by forking the runner, which costs it a few milliseconds of CPU per job'));
+        return undefined;
+      }
+      spawner = new Spawner(perl, (why, wasReady) => {
+        useHelper = false;
+        notes.push(
+          wasReady
+            ? diagnostic('RUN051', `the light job spawner ended during the run (${why}): the jobs it was running were stopped and failed, and later jobs were started by forking the runner`)
+            : diagnostic('RUN050', `the light job spawner could not start (${why}): jobs were started by forking the runner, which costs it a few milliseconds of CPU per job`),
+        );
+      });
+    }
+    return spawner.alive ? spawner : undefined;
+  };
   return {
     name: 'local',
     label: 'local',
@@ -13,15 +48,19 @@ export function localExecutor(ctx: ExecutorContext): Executor {
     lostCode: 'RUN020',
     available: () => ({ ok: true }),
     check: () => [],
-    start: (request) => startLocal(request, ctx.workflowDir, ctx.graceMs),
-    close() {},
+    start: (request) => {
+      const sp = helper();
+      return sp === undefined ? started(forkStart(request, ctx.workflowDir), ctx.graceMs) : helperStart(sp, request, ctx.workflowDir, ctx.graceMs);
+    },
+    notes: () => notes,
+    // Waits (briefly) for the helper to exit, so the runner reaps it: no orphan, and its CPU time counts.
+    close: () => spawner?.close(),
   };
 }
 
-function startLocal(request: StartRequest, cwd: string, graceMs: number): Started {
+/** Node's spawn: a fork of the runner. Throws synchronously for some errors (E2BIG on Linux, bad arguments). */
+function forkStart(request: StartRequest, cwd: string): Proc {
   const { launch } = request;
-  // spawn() throws synchronously for some errors (E2BIG on Linux, bad arguments): the lifecycle
-  // catches that and fails the job with the reason.
   const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
     cwd,
     detached: true,
@@ -29,7 +68,6 @@ function startLocal(request: StartRequest, cwd: string, graceMs: number): Starte
     env: request.env,
   });
   const pgid = child.pid;
-  let stopping: Promise<void> | undefined;
   const ended = new Promise<Ended>((resolve) => {
     let spawnError: string | undefined;
     child.on('error', (err) => {
@@ -38,30 +76,80 @@ function startLocal(request: StartRequest, cwd: string, graceMs: number): Starte
       if (pgid === undefined) resolve({ code: null, spawnError });
     });
     child.on('close', (code, signal) => {
-      // The shell is gone; when it was being stopped, wait until the rest of its group is too.
-      void (stopping ?? Promise.resolve()).then(() => {
-        const e: Ended = { code, ...(signal !== null ? { signal } : {}) };
-        if (spawnError !== undefined) e.spawnError = spawnError;
-        resolve(e);
-      });
+      const e: Ended = { code, ...(signal !== null ? { signal } : {}) };
+      if (spawnError !== undefined) e.spawnError = spawnError;
+      resolve(e);
     });
   });
-  const started: Started = {
+  return { pgid, ended };
+}
+
+/**
+ * Through the helper: the pid comes back a moment later (`spawned`). A helper that died before it read
+ * anything started nothing, so the job then starts with Node's spawn instead.
+ */
+function helperStart(sp: Spawner, request: StartRequest, cwd: string, graceMs: number): Started {
+  const launched = sp.launch({ argv: request.launch.argv, env: request.env, cwd, logPath: request.logPath });
+  const proc = launched.pid.then(async (pid): Promise<Proc> => {
+    const outcome = launched.outcome.then(async (o): Promise<Ended> => {
+      if (o.kind === 'exited') return { code: o.code, ...(o.signal !== undefined ? { signal: o.signal } : {}), cpu: o.cpu };
+      if (o.kind === 'not started') return { code: null, spawnError: o.why };
+      // The helper is gone and the job's status with it: stop the job rather than leave it unwatched.
+      if (pid !== undefined) await stopGroup(pid, graceMs);
+      return { code: null, state: o.why };
+    });
+    if (pid !== undefined) return { pgid: pid, ended: outcome };
+    const o = await launched.outcome;
+    if (o.kind === 'not started' && o.untried === true) {
+      // The log descriptor the lifecycle passed is closed by now: the fork appends to the log by path.
+      const fd = openSync(request.logPath, 'a');
+      try {
+        return forkStart({ ...request, logFd: fd }, cwd);
+      } catch (err) {
+        return { pgid: undefined, ended: Promise.resolve({ code: null, spawnError: `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}` }) };
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return { pgid: undefined, ended: outcome };
+  });
+  return started(proc, graceMs, () => sp.kill(launched.id));
+}
+
+/** The Started of a process, known now (fork) or soon (helper). */
+function started(procOrPromise: Proc | Promise<Proc>, graceMs: number, killPending?: () => void): Started {
+  let stopping: Promise<void> | undefined;
+  let known: Proc | undefined;
+  const s: Started = {
     running: Promise.resolve(),
-    ended,
-    cancel: () => {
-      if (pgid === undefined) return Promise.resolve();
-      stopping ??= stopGroup(pgid, graceMs);
+    ended: Promise.resolve(procOrPromise).then((p) =>
+      p.ended.then(async (e) => {
+        // The shell is gone; when it was being stopped, wait until the rest of its group is too.
+        await (stopping ?? Promise.resolve());
+        return e;
+      }),
+    ),
+    cancel: async () => {
+      const p = known ?? (await procOrPromise);
+      if (p.pgid === undefined) return;
+      stopping ??= stopGroup(p.pgid, graceMs);
       return stopping;
     },
     killNow: () => {
-      if (pgid !== undefined && groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+      if (known?.pgid !== undefined) {
+        if (groupAlive(known.pgid)) signalGroup(known.pgid, 'SIGKILL');
+      } else if (known === undefined) killPending?.();
     },
   };
-  if (pgid !== undefined) {
-    started.pgid = pgid;
-    const start = processStartTime(pgid);
-    if (start !== undefined) started.procStart = start;
-  }
-  return started;
+  const learn = (p: Proc) => {
+    known = p;
+    if (p.pgid !== undefined) {
+      s.pgid = p.pgid;
+      const start = processStartTime(p.pgid);
+      if (start !== undefined) s.procStart = start;
+    }
+  };
+  if (procOrPromise instanceof Promise) s.spawned = procOrPromise.then(learn);
+  else learn(procOrPromise);
+  return s;
 }

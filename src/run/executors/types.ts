@@ -18,6 +18,8 @@ export interface Started {
   clusterId?: string;
   /** Where a cluster job writes its exit status (recorded, so a later run can adopt the job). */
   exitFile?: string;
+  /** Local, through the light spawner: resolves once pgid and procStart are known (a moment after start). */
+  spawned?: Promise<void>;
   /** Resolves when the job has begun to run (at once locally; a queued cluster job later). */
   running: Promise<void>;
   /** Resolves when the job has ended. Never rejects. */
@@ -38,6 +40,8 @@ export interface Ended {
   timedOut?: boolean;
   /** The process could not be started at all (E2BIG, ENOENT…). */
   spawnError?: string;
+  /** Local, through the light spawner: the CPU time (clock ticks) of what its helper reaped when the job's leader exited. */
+  cpu?: { user: number; system: number };
 }
 
 export interface StartRequest {
@@ -80,8 +84,10 @@ export interface Executor {
   adopt?(record: JobRecord, job: PreparedJob): Started | undefined;
   /** Cancel a leftover cluster job a record names (it will not be adopted). */
   forget?(record: JobRecord): void;
-  /** Stop timers and pollers. */
-  close(): void;
+  /** Warnings about how the run went (e.g. jobs started another way than planned), told once it ends. */
+  notes?(): readonly Diagnostic[];
+  /** Stop timers and pollers (and, locally, the spawner's helper: awaited when a promise is returned). */
+  close(): void | Promise<void>;
 }
 
 export type ExecutorFactory = (ctx: ExecutorContext) => Executor;

@@ -1,7 +1,7 @@
 // An append-only file written off the job's path: lines are queued and written together, in one
 // system call, at most `delayMs` later (or at once when a lot is queued, and on flush()). A runner
-// killed with -9 loses at most the lines of its last `delayMs`; the job state the runner keeps in
-// .oxo-flow/state/ is written apart from this, synchronously, and is what a resumed run trusts.
+// killed with -9 loses at most the lines of its last `delayMs`; the job state (the run's journal in
+// .oxo-flow/state/jobs/, src/run/state.ts) is appended at once and synced, and is what a resumed run trusts.
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 /** Queued text past this is written at once. */

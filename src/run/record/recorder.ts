@@ -36,6 +36,8 @@ export interface RecorderStart {
   now?: () => Date;
   /** Sampling interval of the resource sampler (default 100 ms). */
   sampleMs?: number;
+  /** The run id its jobs and their state records carry (OXO_FLOW_RUN_ID). */
+  jobRunId?: string;
 }
 
 interface Live {
@@ -107,6 +109,7 @@ export class RunRecorder {
       commandLine: start.commandLine,
       host: { name: hostname(), platform: platform(), arch: arch(), cpus: availableParallelism(), memoryBytes: totalmem(), node: process.version, ...(user !== undefined ? { user } : {}) },
       pid: process.pid,
+      ...(start.jobRunId !== undefined ? { jobRunId: start.jobRunId } : {}),
       cwd: start.cwd,
       executor: start.executor,
       ...(start.limits !== undefined ? { limits: start.limits } : {}),
@@ -171,7 +174,7 @@ export class RunRecorder {
       case 'exited':
         live.exitCode = e.code;
         live.signal = e.signal;
-        live.usage.push(this.#sampler.end(`${e.id}#${e.attempt}`));
+        live.usage.push(this.#sampler.end(`${e.id}#${e.attempt}`, e.cpu));
         break;
       case 'submitted':
         live.executorId = e.slurmJobId;

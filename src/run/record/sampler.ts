@@ -14,6 +14,10 @@
 //    of what was reaped in between: exact for the job when it is the only one reaped in that window,
 //    shared out over the sampled figures when several jobs ended together.
 //
+//    Jobs started through the light spawner (src/run/spawner/) are reaped by its helper, not by
+//    this process: the helper reads its own children's times right after each reap and reports
+//    them with the exit, which is exact for the job whatever else ended at the same moment.
+//
 // Memory and I/O come from sampling only (a job shorter than one interval reports none).
 // Where /proc is missing (macOS, BSD), every figure is null and the run goes on as before.
 import { openSync, readSync } from 'node:fs';
@@ -83,10 +87,17 @@ export class ResourceSampler {
     }
   }
 
-  /** The attempt's leader exited and was reaped: its figures, final. */
-  end(key: string): Usage {
+  /** The attempt's leader exited and was reaped: its figures, final. `exact`: the reaper's exact figure (clock ticks). */
+  end(key: string, exact?: Ticks): Usage {
     const none: Usage = { userSeconds: null, systemSeconds: null, peakRssBytes: null, readBytes: null, writtenBytes: null, samples: 0, cpuMethod: 'none' };
     if (!this.enabled) return none;
+    if (exact !== undefined) {
+      const group = this.#groups.get(key);
+      this.#groups.delete(key);
+      if (group === undefined) return none;
+      // A sample never exceeds what was reaped, unless part of the group outlived its leader (reaped by init).
+      return exact.user + exact.system >= group.user + group.system ? usage(group, exact.user, exact.system, 'exact') : usage(group, group.user, group.system, 'sampled');
+    }
     const early = this.#settled.get(key);
     if (early !== undefined) {
       this.#settled.delete(key);

@@ -43,6 +43,8 @@ export interface RunMeta {
   commandLine: string[];
   host: { name: string; platform: string; arch: string; cpus: number; memoryBytes: number; node: string; user?: string };
   pid: number;
+  /** The id its jobs carry as OXO_FLOW_RUN_ID, and their state records as `runId` (its journal's name). */
+  jobRunId?: string;
   cwd: string;
   executor: string;
   limits?: { jobs: number; cores: number; memoryMb: number };

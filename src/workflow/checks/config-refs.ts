@@ -14,6 +14,8 @@ export function configKeyOf(source: string): string | undefined {
   return m?.[1];
 }
 
+const PER_GROUP = /^\s*config\.([A-Za-z0-9_.-]*)\{group\}([A-Za-z0-9_.-]*)\s*$/;
+
 export function checkConfigRefs(w: Workflow, loc: Locator, out: Diagnostic[]): void {
   const engine = engineConfigKeys(w.sampleGroups.map((g) => g.name));
   const known = [...w.config.keys()];
@@ -30,6 +32,13 @@ export function checkConfigRefs(w: Workflow, loc: Locator, out: Diagnostic[]): v
   const checkSource = (source: string | undefined, path: KeyPath, rule?: string) => {
     const key = source === undefined ? undefined : configKeyOf(source);
     if (key !== undefined && !defined(key)) report(key, `config.${key}`, loc.inValue(path, `config.${key}`, rule));
+    // A per-group source (`config.samples_{group}`) names one key per declared group.
+    const perGroup = source === undefined ? null : PER_GROUP.exec(source);
+    if (perGroup === null) return;
+    for (const g of w.sampleGroups) {
+      const name = `${perGroup[1]}${g.name}${perGroup[2]}`;
+      if (!defined(name)) report(name, `config.${name} (for group ${g.name})`, loc.inValue(path, source!.trim(), rule));
+    }
   };
 
   if (w.meta.samplePattern !== undefined) {

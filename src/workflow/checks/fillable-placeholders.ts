@@ -1,13 +1,18 @@
 // E031: a placeholder that no job of the rule could fill ({input[5]} with two inputs, {output.bam}
-// with no output named bam, {params.b} not in params, {log} without a log, {foo} in a command that
-// is no wildcard any source provides and no path of the rule uses). E034: a pair (or sample group) lacking a value a rule uses, such as {control}
-// for a pair without a control: its job would be dropped or keep the literal text. Checked once per
-// rule on the templates, so validate, lint and dry-run report the same findings.
+// with no output named bam, {params.b} not in params, {log} without a log, {memory} in a rule with no
+// memory, {foo} in a command that is no wildcard any source provides and no path of the rule uses,
+// and a namespace oxo-flow does not have, such as {wildcards.sample} or {resources.mem_mb}, with our
+// spelling suggested). Params values are templates too, filled from the job's own values. E034: a
+// pair (or sample group) lacking a value a rule uses, such as {control} for a pair without a
+// control: its job would be dropped or keep the literal text. Checked once per rule on the
+// templates, so validate, lint, dry-run and the AI validate_workflow tool report the same findings.
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { Rule, Workflow } from '../model.js';
 import { compileTemplate, type TemplateRef } from '../render/template.js';
 import type { Locator } from './locate.js';
 import { PAIR_WILDCARDS, SAMPLE_WILDCARDS } from './placeholders.js';
+import { nearestName } from '../../diagnostics/nearest-name.js';
+import { spellingOf } from './placeholder-spelling.js';
 import { allTexts, type RuleText } from './rule-texts.js';
 
 /** Pair wildcards and the Pair field each needs (undefined: always present). */
@@ -41,16 +46,20 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
     // A wildcard in a path decides the rule's jobs: without a source it is E021 in dry-run and W024 in
     // lint. A name only a command uses decides nothing, so here is where it must be caught.
     for (const r of refs) {
-      if (isCommand(r.t)) continue;
+      if (isCommand(r.t) || r.t.field === 'params' || r.t.field === 'expand_source') continue;
       for (const p of r.refs) if (p.ref.kind === 'var') possible.add(p.ref.name);
     }
     const reported = new Set<string>();
     for (const { t, refs: list } of refs) {
       for (const part of list) {
-        const why = unfillable(rule, t, part, possible);
-        if (why === undefined || reported.has(part.raw)) continue;
+        if (reported.has(part.raw)) continue;
+        const ref = part.ref;
+        const spelling = ref.kind === 'unknown' && !ref.name.startsWith('_') ? spellingOf(ref.name, ref.key, ref.index, possible) : undefined;
+        const why = spelling !== undefined ? `${spelling.why}${spelling.suggestion ? ` (did you mean ${spelling.suggestion}?)` : ''}` : unfillable(w, rule, t, part, possible);
+        if (why === undefined) continue;
         reported.add(part.raw);
-        out.push(diagnostic('E031', `${part.raw} in ${fieldName(t)} of rule "${rule.name}" cannot be filled: ${why}`, loc.inValue(t.path, part.raw, rule.name)));
+        const where = loc.inValue(t.path, part.raw, rule.name);
+        out.push(diagnostic('E031', `${part.raw} in ${fieldName(t)} of rule "${rule.name}" cannot be filled: ${why}`, spelling?.suggestion ? { ...where, hint: `write ${spelling.suggestion}` } : where));
       }
     }
     checkSourcesHaveValues(w, loc, rule, vars, out);
@@ -58,6 +67,8 @@ export function checkFillablePlaceholders(w: Workflow, loc: Locator, out: Diagno
 }
 
 function fieldName(t: RuleText): string {
+  if (t.field === 'params') return `params.${String(t.path[3])}`;
+  if (t.field === 'expand_source') return `expand_inputs.variables.${String(t.path[5])}`;
   return t.field === 'map' ? 'transform.map' : t.field === 'combine' ? 'transform.combine.shell' : t.field;
 }
 
@@ -65,9 +76,14 @@ function isCommand(t: RuleText): boolean {
   return t.field === 'shell' || t.field === 'map' || t.field === 'combine' || t.field === 'script';
 }
 
-function unfillable(rule: Rule, t: RuleText, part: TemplateRef, possible: ReadonlySet<string>): string | undefined {
+/** What a params value may hold: the job's own values, never its paths or other params. */
+const PARAMS_ONLY = 'a params value is filled from the job\'s wildcards, {config.key}, {threads} and {memory}';
+
+function unfillable(w: Workflow, rule: Rule, t: RuleText, part: TemplateRef, possible: ReadonlySet<string>): string | undefined {
   const ref = part.ref;
   const inCommand = isCommand(t);
+  if (t.field === 'params' && (ref.kind === 'paths' || ref.kind === 'log' || ref.kind === 'params')) return `${PARAMS_ONLY}; use ${part.raw} in the command itself`;
+  if (t.field === 'expand_source' && ref.kind !== 'var' && ref.kind !== 'config' && ref.kind !== 'unknown') return 'an expand_inputs source is filled from the job\'s wildcards only, such as config.samples_{group}';
   switch (ref.kind) {
     case 'paths': {
       if (!inCommand) return `a path cannot refer to {${ref.which}}`;
@@ -89,16 +105,27 @@ function unfillable(rule: Rule, t: RuleText, part: TemplateRef, possible: Readon
       return ref.key in rule.params ? undefined : `params has no key "${ref.key}"${Object.keys(rule.params).length > 0 ? ` (it has ${Object.keys(rule.params).join(', ')})` : ''}`;
     case 'threads':
     case 'memory':
-      return inCommand ? undefined : `{${ref.kind}} belongs in a command, not a path`;
+      if (!inCommand && t.field !== 'params') return `{${ref.kind}} belongs in a command, not a path`;
+      return ref.kind === 'memory' && !hasMemory(w, rule) ? 'the rule has no memory: set memory = "8G" on the rule (or in [rules.resources] or [defaults])' : undefined;
     case 'config':
-      return undefined; // E005 / E037 say when a config key has no value
+    case 'unknown':
+      return undefined; // E005 / E037 say when a config key has no value; the caller words an unknown one
     case 'var':
       if (ref.name === 'chunks') return t.field === 'combine' ? undefined : '{chunks} exists only in a transform.combine command';
       if (ref.name.startsWith('_')) return undefined;
-      return possible.has(ref.name)
-        ? undefined
-        : 'it is not a wildcard (sample, group, pair_id, experiment, control, experiment_type), sample or pair metadata, nor this rule\'s scatter or transform variable';
+      if (possible.has(ref.name)) return undefined;
+      return `it is not a wildcard (sample, group, pair_id, experiment, control, experiment_type), sample or pair metadata, nor this rule's scatter or transform variable${nearText(ref.name, possible)}`;
   }
+}
+
+/** ` (did you mean {sample}?)` for a likely misspelling of a name the rule could use. */
+function nearText(name: string, possible: ReadonlySet<string>): string {
+  const near = nearestName(name, [...possible, 'input', 'output', 'log', 'threads', 'memory']);
+  return near !== undefined ? ` (did you mean {${near}}?)` : '';
+}
+
+function hasMemory(w: Workflow, rule: Rule): boolean {
+  return rule.memoryText !== undefined || rule.memoryMb !== undefined || w.defaults.memoryText !== undefined || w.defaults.memoryMb !== undefined;
 }
 
 function namesText(names: Readonly<Record<string, number>>): string {

@@ -35,7 +35,7 @@ const CHECKS: readonly Check[] = [
   checkWildcardValues, // E030
   checkFillablePlaceholders, // E031, E034
   checkValueLists, // E035, E036
-  checkShellContexts, // E041, E042 (after E031: a placeholder nothing fills is reported once)
+  checkShellContexts, // E041, E042, E050 (after E031: a placeholder nothing fills is reported once)
 ];
 
 /** Errors of the format that need the whole workflow (cross-field rules). */

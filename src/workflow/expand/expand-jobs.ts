@@ -8,7 +8,10 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate, type RenderValues, type Template } from '../render/template.js';
 import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
+import { compileParams, renderParams, type CompiledParams } from '../render/params.js';
 import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
+import { scriptEnv, scriptJson, type ScriptJob } from '../render/script-job.js';
+import { parseMemory } from '../load/memory.js';
 import { shellQuote } from '../render/shell-quote.js';
 import { listValues, locate, mentionedNames, ruleDimensions, unusableValues, type Dimension, type Option } from './dimensions.js';
 import type { SampleSource } from './sources.js';
@@ -44,6 +47,11 @@ export interface ExpandedJob {
    * them to: what the run state compares, so a smaller machine or --set-threads is no reason to rerun.
    */
   readonly stateEnv: Readonly<Record<string, string>>;
+  /**
+   * A script rule's job as one JSON document (sensitive config values read `***`), which the run
+   * writes next to the job's log and names in OXO_JOB_JSON; undefined for other rules.
+   */
+  readonly jobJson?: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
   final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
@@ -76,16 +84,29 @@ interface CompiledRule {
   isScript: boolean;
   map?: Template;
   combine?: Template;
+  /** The params values, when some hold placeholders (else the rule's own values are used as they are). */
+  params?: CompiledParams;
   /** Where each placeholder of command, map and combine sits (not for a script rule's path). */
   commandShell?: ShellAnalysis;
   mapShell?: ShellAnalysis;
   combineShell?: ShellAnalysis;
-  expand: { pattern: Template; variables: [string, string[]][] }[];
+  expand: Expansion[];
   /** Some path takes values (wildcards, config): its rendered form must stay in the project. */
   confine: boolean;
   /** Per output / log template: written absolute, so an absolute rendered path is what the user meant. */
   absoluteOutputs: boolean[];
   absoluteLog: boolean;
+}
+
+/**
+ * One expand_inputs entry: each variable's values, or, for a source with placeholders
+ * (`config.samples_{group}`: the samples of the job's group), the template that names them per job.
+ */
+interface Expansion {
+  pattern: Template;
+  variables: [string, string[] | Template][];
+  /** Where a per-job source's values are looked up, kept by the source as rendered. */
+  lookups: Map<string, string[] | undefined>;
 }
 
 /** What every job of one rule shares when its command is rendered. */
@@ -96,6 +117,8 @@ interface CommandSource {
   config: (key: string) => ConfigValue | undefined;
   /** Set when the workflow has sensitive config values: the config as displays see it. */
   masked?: Masking;
+  /** The config keys a script's job gets, and which of them the engine adds. */
+  scriptConfig: { keys: readonly string[]; engine: ReadonlySet<string> };
 }
 
 /** Sensitive config keys read as `***`; their values, as words, are also hidden wherever else they land. */
@@ -188,6 +211,14 @@ class Job implements ExpandedJob {
     return masked === undefined ? text : hideSecrets(text, masked.secrets);
   }
 
+  get jobJson(): string | undefined {
+    const s = this.#source;
+    if (!isScriptJob(this, s)) return undefined;
+    const masked = s.masked;
+    if (masked === undefined) return scriptJson(scriptJob(this, s, s.config));
+    return scriptJson(scriptJob(this, s, masked.config), (text) => hideSecrets(text, masked.secrets));
+  }
+
   get stateEnv(): Readonly<Record<string, string>> {
     const declared = this.rule.declared;
     if (declared === undefined) return this.env;
@@ -204,6 +235,7 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
+  const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k.startsWith('samples_')))) };
   let total = 0;
 
   for (const rule of workflow.rules) {
@@ -211,12 +243,15 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     if (c === undefined) continue;
     const fanOut = [...c.inputs, ...c.outputs, ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
     if (!c.isScript && c.command) fanOut.push(c.command);
+    if (c.params) fanOut.push(...c.params.templates);
+    // A per-group fan-in (`config.samples_{group}`) makes one job per group.
+    for (const e of c.expand) for (const [, from] of e.variables) if (!Array.isArray(from)) fanOut.push(from);
     const mentioned = mentionedNames(fanOut);
     if (rule.transform) mentioned.delete(rule.transform.split.by);
     const dims = ruleDimensions(rule, mentioned, { workflow, samples: settings.samples, config, standIns: settings.standIns ?? false }, diagnostics);
     if (dims === undefined) continue;
 
-    const source = commandSource(c, workflow, getConfig, masked);
+    const source = commandSource(c, workflow, getConfig, masked, scriptConfig);
     const missing = new Set<string>();
     // One set of render values for the whole rule, pointed at each combination in turn, rather than
     // new closures for every job.
@@ -248,12 +283,17 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     }
     const made: ExpandedJob[] = [];
     let escaped: { field: string; path: string } | undefined;
+    let unsetSource: string | undefined;
     const combos = product(dims);
     for (let k = 0; k < combos.length; k++) {
       const combo = combos[k]!;
       values = combo.values;
       const inputs = c.inputs.map(renderPath);
-      for (let e = 0; e < c.expand.length; e++) inputs.push(...expandPattern(c.expand[e]!, values, getConfig));
+      for (let e = 0; e < c.expand.length; e++) {
+        const expanded = expandPattern(c.expand[e]!, values, config);
+        if (Array.isArray(expanded)) inputs.push(...expanded);
+        else unsetSource ??= expanded.missing;
+      }
       const outputs = c.outputs.map(renderPath);
       const log = c.log ? renderPath(c.log) : undefined;
       if (c.confine && escaped === undefined) escaped = firstEscape(c, inputs, outputs, log);
@@ -272,6 +312,16 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
           ...locate(workflow, rule, escaped.field),
           rule: rule.name,
           hint: 'a sample, wildcard or config value must not add ".." (or, for outputs and logs, make the path absolute); keep external data in inputs given by absolute paths',
+        }),
+      );
+      continue;
+    }
+    if (unsetSource !== undefined && !settings.standIns) {
+      diagnostics.push(
+        diagnostic('E005', `expand_inputs of rule ${rule.name}: ${unsetSource} is not defined in [config] (filled in from the job's values)`, {
+          ...locate(workflow, rule, 'expand_inputs'),
+          rule: rule.name,
+          hint: 'config.samples_<group> exists for every sample group; for another key, define one per value the job can have',
         }),
       );
       continue;
@@ -308,11 +358,12 @@ function commandSource(
   workflow: Workflow,
   config: (key: string) => ConfigValue | undefined,
   masked: Masking | undefined,
+  scriptConfig: CommandSource['scriptConfig'],
 ): CommandSource {
   const rule = compiled.rule;
   const threads = rule.threads ?? workflow.defaults.threads ?? 1;
   const memory = rule.memoryText ?? (rule.memoryMb !== undefined ? `${rule.memoryMb}M` : workflow.defaults.memoryText);
-  return masked === undefined ? { compiled, threads, memory, config } : { compiled, threads, memory, config, masked };
+  return masked === undefined ? { compiled, threads, memory, config, scriptConfig } : { compiled, threads, memory, config, masked, scriptConfig };
 }
 
 /**
@@ -337,6 +388,8 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
   else if (rule.script !== undefined) c.command = compileTemplate(rule.script);
   if (rule.transform?.map !== undefined) c.map = compileTemplate(rule.transform.map);
   if (rule.transform?.combine !== undefined) c.combine = compileTemplate(rule.transform.combine.shell);
+  const params = compileParams(rule.params);
+  if (params !== undefined) c.params = params;
   let ok = true;
   // Where each placeholder of a command sits; a command the checks refuse (E041, E042) makes no job.
   const shells: [Template | undefined, string | undefined, 'commandShell' | 'mapShell' | 'combineShell', string][] = [
@@ -364,8 +417,14 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
     }
   }
   for (const e of rule.expandInputs) {
-    const variables: [string, string[]][] = [];
+    const variables: [string, string[] | Template][] = [];
     for (const [name, from] of Object.entries(e.variables)) {
+      const source = compileTemplate(from);
+      if (source.vars.length > 0) {
+        // Filled per job (expandPattern); a key with no value is E005 there.
+        variables.push([name, source]);
+        continue;
+      }
       const values = listValues(undefined, from, config);
       if (values === undefined) {
         diagnostics.push(
@@ -379,10 +438,10 @@ function compileRule(rule: Rule, workflow: Workflow, config: ReadonlyMap<string,
       }
       variables.push([name, values]);
     }
-    c.expand.push({ pattern: compileTemplate(e.pattern), variables });
+    c.expand.push({ pattern: compileTemplate(e.pattern), variables, lookups: new Map() });
   }
   c.confine = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...c.expand.map((e) => e.pattern)].some((t) => t.parts.some((p) => typeof p !== 'string'));
-  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : [])];
+  const all = [...c.inputs, ...c.outputs, ...(c.log ? [c.log] : []), ...(c.command ? [c.command] : []), ...(c.map ? [c.map] : []), ...(c.combine ? [c.combine] : []), ...(c.params?.templates ?? [])];
   const reported = new Set<string>();
   for (const t of all) {
     for (const key of t.configKeys) {
@@ -451,18 +510,32 @@ function product(dims: readonly Dimension[]): readonly Option[] {
   }
 }
 
+/**
+ * A job's expand_inputs paths: the pattern once per combination of its variables' values. A source
+ * with placeholders is filled with the job's values first (`config.samples_{group}` → the key of
+ * the job's group); undefined names that source when it has no value.
+ */
 function expandPattern(
-  e: CompiledRule['expand'][number],
+  e: Expansion,
   jobValues: Record<string, string>,
-  config: (key: string) => ConfigValue | undefined,
-): string[] {
+  config: ReadonlyMap<string, ConfigValue>,
+): string[] | { missing: string } {
+  const getConfig = (key: string) => config.get(key);
   let rows: Record<string, string>[] = [{}];
-  for (const [name, values] of e.variables) {
+  for (const [name, from] of e.variables) {
+    let values: string[] | undefined;
+    if (Array.isArray(from)) values = from;
+    else {
+      const source = renderTemplate(from, { vars: (n) => jobValues[n], config: getConfig });
+      if (!e.lookups.has(source)) e.lookups.set(source, listValues(undefined, source, config));
+      values = e.lookups.get(source);
+      if (values === undefined) return { missing: source };
+    }
     const next: Record<string, string>[] = [];
     for (const row of rows) for (const v of values) next.push({ ...row, [name]: v });
     rows = next;
   }
-  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config }));
+  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config: getConfig }));
 }
 
 function transformJobs(
@@ -595,7 +668,8 @@ export function agree(a: Readonly<Record<string, string>>, b: Readonly<Record<st
 }
 
 const INTERPRETERS: Record<string, string> = {
-  '.py': 'python',
+  // python3: Debian and others have no `python` unless a package adds it; every environment has python3.
+  '.py': 'python3',
   '.R': 'Rscript',
   '.r': 'Rscript',
   '.sh': 'bash',
@@ -606,13 +680,17 @@ const INTERPRETERS: Record<string, string> = {
 };
 
 function commandValues(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderValues {
+  const memory = source.memory !== undefined ? { memory: source.memory } : {};
+  const compiled = source.compiled.params;
+  // A params value is filled from the job's own values (never from its paths), like a path is.
+  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => j.values[n], config, threads: source.threads, ...memory });
   return {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
     ...(j.log !== undefined ? { log: j.log } : {}),
     threads: source.threads,
-    ...(source.memory !== undefined ? { memory: source.memory } : {}),
-    params: j.rule.params,
+    ...memory,
+    params,
     config,
     // {chunks} is the combine step's list of chunk files: one word each.
     vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : j.values[n]),
@@ -627,16 +705,54 @@ function commandOf(j: ExpandedJob, c: CompiledRule): { template: Template; analy
 
 /** A script rule runs its file: the path (rendered as text) reaches the job as OXO_SCRIPT. */
 function scriptPath(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string | undefined {
-  const c = source.compiled;
-  if (!c.isScript || j.step !== undefined || c.command === undefined) return undefined;
-  return renderTemplate(c.command, commandValues(j, source, config));
+  return isScriptJob(j, source) ? renderTemplate(source.compiled.command!, commandValues(j, source, config)) : undefined;
+}
+
+function isScriptJob(j: ExpandedJob, source: CommandSource): boolean {
+  return source.compiled.isScript && j.step === undefined && source.compiled.command !== undefined;
+}
+
+/** Everything a script's program learns about its job (render/script-job.ts), with the given config. */
+function scriptJob(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): ScriptJob {
+  const values = commandValues(j, source, config);
+  const r = j.rule.resources;
+  const memoryMb = source.memory === undefined ? undefined : parseMemory(source.memory);
+  const seen = new Map<string, ConfigValue>();
+  for (const k of source.scriptConfig.keys) {
+    const v = config(k);
+    if (v !== undefined) seen.set(k, v);
+  }
+  return {
+    rule: j.rule.name,
+    id: j.id,
+    script: scriptPath(j, source, config)!,
+    inputs: j.inputs,
+    inputNames: j.inputNames,
+    outputs: j.outputs,
+    outputNames: j.outputNames,
+    ...(j.log !== undefined ? { log: j.log } : {}),
+    threads: source.threads,
+    ...(source.memory !== undefined ? { memory: source.memory } : {}),
+    ...(memoryMb?.ok ? { memoryMb: memoryMb.mb } : {}),
+    ...(r.gpu !== undefined ? { gpu: r.gpu } : {}),
+    ...(r.disk !== undefined ? { disk: r.disk } : {}),
+    ...(r.timeLimit !== undefined ? { timeLimit: r.timeLimit } : {}),
+    ...(r.timeLimitSeconds !== undefined ? { timeLimitSeconds: r.timeLimitSeconds } : {}),
+    params: values.params ?? {},
+    wildcards: j.wildcards,
+    config: seen,
+    engineKeys: source.scriptConfig.engine,
+  };
 }
 
 function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderedScript {
-  const file = scriptPath(j, source, config);
-  if (file !== undefined) {
+  if (isScriptJob(j, source)) {
+    // A script rule runs its file; the path and the whole job reach it as variables (and as JSON).
+    const env = scriptEnv(scriptJob(j, source, config));
+    const file = env.OXO_SCRIPT!;
     const interpreter = INTERPRETERS[path.posix.extname(file)];
-    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : '"${OXO_SCRIPT}"', env: { OXO_SCRIPT: file } };
+    // A file run by itself is named by its path, never looked up on PATH (`script = "tool"`).
+    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : file.startsWith('/') ? '"${OXO_SCRIPT}"' : './"${OXO_SCRIPT}"', env };
   }
   const command = commandOf(j, source.compiled);
   // No analysis: a rule-level view (validate) of a command the checks refuse; it is never run.
@@ -648,7 +764,7 @@ function shownCommand(j: ExpandedJob, source: CommandSource, config: (key: strin
   const file = scriptPath(j, source, config);
   if (file !== undefined) {
     const interpreter = INTERPRETERS[path.posix.extname(file)];
-    return interpreter ? `${interpreter} ${shellQuote(file)}` : shellQuote(file);
+    return interpreter ? `${interpreter} ${shellQuote(file)}` : file.startsWith('/') ? shellQuote(file) : `./${shellQuote(file)}`;
   }
   const command = commandOf(j, source.compiled);
   if (command === undefined || command.analysis === undefined) return '';

@@ -8,6 +8,7 @@ import { buildDag, type Dag } from '../dag/build-dag.js';
 import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate } from '../render/template.js';
 import { analyseShell } from '../render/shell-contexts.js';
+import { compileParams, renderParams } from '../render/params.js';
 import { renderShown } from '../render/script.js';
 import { locate } from './dimensions.js';
 import { expandJobs, type ExpandedJob } from './expand-jobs.js';
@@ -100,7 +101,14 @@ function ruleTemplates(rule: Rule): string[] {
   if (rule.transform?.map !== undefined) out.push(rule.transform.map);
   if (rule.transform?.combine !== undefined) out.push(rule.transform.combine.shell);
   for (const e of rule.expandInputs) out.push(e.pattern);
+  for (const v of Object.values(rule.params)) for (const x of Array.isArray(v) ? v : [v]) if (typeof x === 'string') out.push(x);
   return out;
+}
+
+/** Params values with their `{config.k}` placeholders filled (wildcards stay as written). */
+function withConfig(params: Rule['params'], config: (key: string) => ConfigValue | undefined): Rule['params'] {
+  const compiled = compileParams(params);
+  return compiled === undefined ? params : renderParams(compiled, { config });
 }
 
 /**
@@ -121,7 +129,7 @@ function blockedOnceRendered(workflow: Workflow, config: ReadonlyMap<string, Con
       input: { paths: paths(rule.input.paths), names: rule.input.names },
       output: { paths: paths(rule.output.paths), names: rule.output.names },
       ...(rule.log !== undefined ? { log: renderTemplate(compileTemplate(rule.log), { config: getConfig }) } : {}),
-      params: rule.params,
+      params: withConfig(rule.params, getConfig),
       config: getConfig,
     };
     const commands: [string, string | undefined][] = [

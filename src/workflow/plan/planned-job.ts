@@ -138,6 +138,10 @@ export class PlannedJob implements JobSpec {
     return this.#job.stateEnv;
   }
 
+  get jobJson(): string | undefined {
+    return this.#job.jobJson;
+  }
+
   get dependsOn(): string[] {
     return (this.#dependsOn ??= this.#deps.map((d) => this.#facts.jobs[d]!.id));
   }

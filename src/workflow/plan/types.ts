@@ -97,6 +97,8 @@ export interface JobSpec {
   readonly shownCommand: string;
   /** The values the job gets with the declared threads and memory: what the run state's hash takes. */
   readonly stateEnv?: Readonly<Record<string, string>>;
+  /** A script rule's job as JSON (sensitive values `***`): the run writes it next to the log, named by OXO_JOB_JSON. */
+  readonly jobJson?: string;
   inputs: string[];
   outputs: string[];
   log?: string;

@@ -72,7 +72,7 @@ function substitute(template: Template, analysis: ShellAnalysis, values: RenderV
 
 /** `{_name}` is never a wildcard: it stays as written, like any placeholder nothing fills. */
 export function isSubstituted(part: TemplateRef): boolean {
-  return !(part.ref.kind === 'var' && part.ref.name.startsWith('_'));
+  return !((part.ref.kind === 'var' || part.ref.kind === 'unknown') && part.ref.name.startsWith('_'));
 }
 
 function reference(names: readonly string[], context: SlotContext): string {
@@ -113,6 +113,8 @@ function nameOf(ref: Ref): string {
       return `OXO_CONFIG_${upper(ref.key)}`;
     case 'var':
       return `OXO_${upper(ref.name)}`;
+    case 'unknown':
+      return `OXO_${upper(ref.name)}_${upper(ref.key ?? String(ref.index))}`; // never used: nothing fills it
   }
 }
 

@@ -1,5 +1,5 @@
 // Placeholder templates: compiled once per rule into literal text and references, then rendered per
-// job without any regular expression work. Unknown `{name}` placeholders and `${VAR}` stay as written
+// job without any regular expression work. Unknown `{name}` and `{a.b}` placeholders and `${VAR}` stay as written
 // (the checks report every placeholder a command cannot fill, so none reaches a plan). This renders
 // paths and plain text; a shell command is rendered by script.ts, where no value is written into it.
 import type { ConfigValue } from '../model.js';
@@ -11,7 +11,9 @@ export type Ref =
   | { kind: 'memory' }
   | { kind: 'params'; key: string }
   | { kind: 'config'; key: string }
-  | { kind: 'var'; name: string };
+  | { kind: 'var'; name: string }
+  /** `{a.b}` or `{a[N]}` in no namespace of ours (`{wildcards.sample}`): nothing fills it (E031). */
+  | { kind: 'unknown'; name: string; key?: string; index?: number };
 
 /** A compiled template: literal strings and references, with each reference's original text. */
 export interface TemplateRef {
@@ -42,7 +44,6 @@ export function compileTemplate(text: string): Template {
     const at = m.index;
     if (at > 0 && text[at - 1] === '$') continue;
     const ref = toRef(m[1]!, m[2], m[3]);
-    if (ref === undefined) continue;
     if (at > last) parts.push(text.slice(last, at));
     const part: TemplateRef = { ref, raw: m[0], at };
     parts.push(part);
@@ -55,16 +56,16 @@ export function compileTemplate(text: string): Template {
   return { parts, vars, configKeys };
 }
 
-function toRef(name: string, index: string | undefined, key: string | undefined): Ref | undefined {
+function toRef(name: string, index: string | undefined, key: string | undefined): Ref {
   if (name === 'input' || name === 'output') {
     if (index !== undefined) return { kind: 'paths', which: name, index: Number(index) };
     if (key !== undefined) return { kind: 'paths', which: name, name: key };
     return { kind: 'paths', which: name };
   }
-  if (index !== undefined) return undefined;
+  if (index !== undefined) return { kind: 'unknown', name, index: Number(index) };
   if (name === 'params' && key !== undefined) return { kind: 'params', key };
   if (name === 'config' && key !== undefined) return { kind: 'config', key };
-  if (key !== undefined) return undefined;
+  if (key !== undefined) return { kind: 'unknown', name, key };
   if (name === 'log') return { kind: 'log' };
   if (name === 'threads') return { kind: 'threads' };
   if (name === 'memory') return { kind: 'memory' };
@@ -145,6 +146,8 @@ export function resolveRef(ref: Ref, v: RenderValues): { values: readonly string
       const value = v.vars?.(ref.name);
       return value === undefined ? undefined : typeof value === 'string' ? { values: [value], list: false } : { values: value, list: true };
     }
+    case 'unknown':
+      return undefined;
   }
 }
 
@@ -180,5 +183,7 @@ function resolve(part: TemplateRef, v: RenderValues): string | undefined {
       const value = v.vars?.(ref.name);
       return value === undefined ? undefined : typeof value === 'string' ? value : value.join(' ');
     }
+    case 'unknown':
+      return undefined;
   }
 }

@@ -34,4 +34,15 @@ describe('validate_workflow', () => {
     expect(r.text).toContain('E006');
     expect(r.text).toContain('cycle: a → b → a');
   });
+
+  it('reports Snakemake spellings as E031 with ours suggested, as `oxo-flow validate` does', async () => {
+    const toml =
+      '[workflow]\nname = "demo"\n\n[[sample_groups]]\nname = "g"\nsamples = ["A"]\n\n[[rules]]\nname = "a"\noutput = ["o/{sample}.txt"]\n' +
+      'shell = "tool -m {resources.mem_mb} --id {wildcards.sample} > {output}"\n';
+    const r = await tool.invoke({ toml });
+    expect(r.text).toMatch(/^invalid: 2 error/);
+    expect(r.text).toContain('{wildcards.sample}');
+    expect(r.text).toContain('did you mean {sample}?');
+    expect(r.text).toContain('did you mean {memory}?');
+  });
 });

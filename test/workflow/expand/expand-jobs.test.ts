@@ -179,9 +179,13 @@ describe('pairs, scatter, transform, expand_inputs', () => {
 
   it('script rules run through the interpreter for their extension', () => {
     const { jobs } = expand(wf({ rules: [{ name: 'r', output: ['o'], script: 'scripts/my report.py' }] }));
-    expect(jobs[0]!.shownCommand).toBe("python 'scripts/my report.py'");
-    expect(jobs[0]!.command).toBe('python "${OXO_SCRIPT}"');
-    expect(jobs[0]!.env).toEqual({ OXO_SCRIPT: 'scripts/my report.py' });
+    expect(jobs[0]!.shownCommand).toBe("python3 'scripts/my report.py'");
+    expect(jobs[0]!.command).toBe('python3 "${OXO_SCRIPT}"');
+    expect(jobs[0]!.env).toEqual({ OXO_SCRIPT: 'scripts/my report.py', OXO_RULE: 'r', OXO_JOB_ID: 'r', OXO_INPUT_COUNT: '0', OXO_OUTPUT_COUNT: '1', OXO_OUTPUT_0: 'o', OXO_THREADS: '1' });
+    // A file without a known extension runs by its path, never found on PATH.
+    const own = expand(wf({ rules: [{ name: 'r', output: ['o'], script: 'tool' }] })).jobs[0]!;
+    expect([own.command, own.shownCommand]).toEqual(['./"${OXO_SCRIPT}"', './tool']);
+    expect(JSON.parse(jobs[0]!.jobJson!)).toMatchObject({ rule: 'r', script: 'scripts/my report.py', input: [], output: ['o'], log: null, threads: 1, params: {}, wildcards: {} });
   });
 
   it('expands 100,000 jobs without trouble', () => {

@@ -1,5 +1,5 @@
 // Property: whatever a sample name, a config value (from the file or a KEY=VALUE override) or a
-// params value holds, the script the planner renders, run by a real POSIX shell with the job's
+// params value holds (its own {sample} and {config.v} filled in), the script the planner renders, run by a real POSIX shell with the job's
 // environment, gets it back as exactly that text, one word, wherever the placeholder sits (bare,
 // inside "…"). Inside '…' no value is safe: that is a validation error (E041, shell-contexts tests).
 import { spawnSync } from 'node:child_process';
@@ -47,7 +47,9 @@ describe('every substituted value reaches the shell as one literal word', () => 
         const { command, env } = commandFor(sample, value, param, viaOverride);
         // The script holds no value: only references to the job's variables.
         expect(command).toBe(`printf '%s\\0' "\${OXO_SAMPLE}" "\${OXO_SAMPLE}" "\${OXO_CONFIG_V}" "\${OXO_CONFIG_V}" "\${OXO_PARAMS_P}" "\${OXO_PARAMS_P}"`);
-        expect(shellWords(command, env)).toEqual([sample, sample, value, value, param, param]);
+        // A params value is a template too: its {sample} and {config.v} are filled (never `${…}`).
+        const filled = param.replace(/(?<!\$)\{(sample|config\.v)\}/g, (_m, name: string) => (name === 'sample' ? sample : value));
+        expect(shellWords(command, env)).toEqual([sample, sample, value, value, filled, filled]);
       }),
       { numRuns: 60 },
     );
