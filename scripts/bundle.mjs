@@ -14,7 +14,8 @@
 //
 // Packages that only some commands need stay outside and load on first use (zod, prompts, chalk);
 // undici, the AI layer's HTTP client, is a third file, dist/oxo-flow-net.cjs, that the bundles load
-// on the first request (below); the rest is bundled.
+// on the first request (below); the rest is bundled. `ai lookup` (the table's `lookup` commands) is a
+// fourth, dist/oxo-flow-lookup.cjs: it needs only the knowledge search, not the 650 KB second bundle.
 import { build } from 'esbuild';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,7 +30,7 @@ for (const name of readdirSync(`${root}dist`)) if (STALE.test(name)) rmSync(`${r
 
 /** Two bundles (core and more) or one: see the header and docs/architecture.md. */
 const SPLIT = process.env.OXO_BUNDLE_SPLIT !== '0';
-if (!SPLIT) rmSync(`${root}dist/oxo-flow-more.cjs`, { force: true });
+if (!SPLIT) for (const name of ['more', 'lookup']) rmSync(`${root}dist/oxo-flow-${name}.cjs`, { force: true });
 
 // Which command lives in which bundle is declared once, in the command table (src/cli/command-table.ts,
 // compiled to dist/ before this script runs). The core holds what it imports statically and the
@@ -39,6 +40,8 @@ const { COMMANDS } = await import(`${root}dist/cli/command-table.js`);
 const CORE_COMMANDS = new Set(COMMANDS.filter((c) => c.bundle === 'core').map((c) => c.module));
 /** Modules (relative to dist/) the second bundle exports: the table's `more` commands, and what the core build finds. */
 const MORE = new Set(COMMANDS.filter((c) => c.bundle === 'more').map((c) => c.module));
+/** The `lookup` commands: a third bundle, dist/oxo-flow-lookup.cjs, so `ai lookup` compiles none of the second. */
+const LOOKUP = new Set(COMMANDS.filter((c) => c.bundle === 'lookup').map((c) => c.module));
 
 // Every stand-in below keeps its getters on its prototype, not as own properties: esbuild's ES-module
 // interop (__toESM) copies a CommonJS module's own properties into a new object for each module that
@@ -119,10 +122,11 @@ const moreFromCore = {
       if (!SPLIT || args.kind !== 'dynamic-import') return undefined;
       const rel = path.relative(`${root}dist`, new URL(args.path, `file://${args.resolveDir}/`).pathname).split(path.sep).join('/');
       if (CORE_COMMANDS.has(rel)) return undefined;
+      if (LOOKUP.has(rel)) return { path: 'lookup', namespace: 'more-bundle' };
       MORE.add(rel);
       return { path: 'more', namespace: 'more-bundle' };
     });
-    b.onResolve({ filter: /^\.\/oxo-flow-more\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/oxo-flow-(more|lookup)\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'more-bundle' }, (args) => ({
       contents: `module.exports = require('./oxo-flow-${args.path}.cjs');`,
       loader: 'js',
@@ -216,6 +220,16 @@ const more = SPLIT
     })
   : undefined;
 
+const lookup = SPLIT
+  ? await build({
+      metafile: true,
+      ...common,
+      stdin: { contents: await lazyEntry([...LOOKUP].sort()), resolveDir: root, loader: 'js' },
+      outfile: 'dist/oxo-flow-lookup.cjs',
+      plugins: [lazyBuiltins, lazyPackages, lazyNet, noJsFunctionType, sharedPath],
+    })
+  : undefined;
+
 // The net bundle: the part of undici that src/net/http.ts uses (EnvHttpProxyAgent and its pools, and
 // the request method every dispatcher gets, as undici's own index.js gives it), not fetch, WebSocket,
 // caches or mocks.
@@ -232,5 +246,5 @@ const summary = (result) => ({
   inputs: Object.keys(result.metafile.inputs).sort(),
   external: [...new Set(Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path)))].sort(),
 });
-const bundles = { 'oxo-flow.cjs': summary(core), ...(more && { 'oxo-flow-more.cjs': summary(more) }), 'oxo-flow-net.cjs': summary(net) };
+const bundles = { 'oxo-flow.cjs': summary(core), ...(more && { 'oxo-flow-more.cjs': summary(more) }), ...(lookup && { 'oxo-flow-lookup.cjs': summary(lookup) }), 'oxo-flow-net.cjs': summary(net) };
 writeFileSync(`${root}dist/bundle-inputs.json`, `${JSON.stringify(bundles, null, 1)}\n`);

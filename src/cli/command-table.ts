@@ -27,8 +27,12 @@ import type { CliContext } from './context.js';
 import type { CommandResult } from './result.js';
 import { EXECUTOR_NAMES } from '../run/executors/names.js';
 
-/** core: dist/oxo-flow.cjs, the everyday commands; more: dist/oxo-flow-more.cjs, the AI layer and the occasional ones. */
-type Bundle = 'core' | 'more';
+/**
+ * core: dist/oxo-flow.cjs, the everyday commands; more: dist/oxo-flow-more.cjs, the AI layer and the
+ * occasional ones; lookup: dist/oxo-flow-lookup.cjs, `ai lookup` alone (the knowledge index search,
+ * which needs none of the rest of the AI layer: compiling the second bundle was most of its start).
+ */
+type Bundle = 'core' | 'more' | 'lookup';
 
 /** Commander's parsed values: positional arguments in order, and the flags by name. */
 export interface RawArgs {
@@ -552,7 +556,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
   }),
   entry<{ query: string[]; limit?: string }>({
     path: ['ai', 'lookup', 'skill'],
-    bundle: 'more',
+    bundle: 'lookup',
     module: 'cli/commands/ai-lookup.js',
     description: 'built-in skills ranked for a query: name, domain, tool, why it matched, score',
     define: (c) => c.argument('<query...>', 'what you want to do, e.g. "paired-end adapter trimming"').option('--limit <n>', 'how many skills to list (1-50, default 5)'),
@@ -561,7 +565,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
   }),
   entry<{ from?: string; to?: string; stats?: boolean; limit?: string; assay?: string; mixed?: boolean }>({
     path: ['ai', 'lookup', 'pipeline'],
-    bundle: 'more',
+    bundle: 'lookup',
     module: 'cli/commands/ai-lookup.js',
     description: 'what usually follows a step, or the routes between two as pipelines run them, with the data on each edge',
     define: (c) =>

@@ -7,19 +7,8 @@
 // there (directory 0700, files 0600); anything unreadable or malformed is simply worked out again.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { nameHash as fnv } from '../fs/name-hash.js';
 import { ANALYSIS_VERSION, type AnalysisStore, type ShellAnalysis } from '../workflow/render/shell-contexts.js';
-
-/** FNV-1a over UTF-16 code units, 2 × 32 bits: a file name, not a security boundary (the text is compared). */
-function fnv(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
-}
 
 export function cacheDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const base = env.XDG_CACHE_HOME !== undefined && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : env.HOME ? path.join(env.HOME, '.cache') : undefined;

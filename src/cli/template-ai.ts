@@ -11,7 +11,7 @@ import type { CliContext } from './context.js';
 import { failure, type CommandResult } from './result.js';
 import { makeStyle, plainStyle } from './style.js';
 import { terminalSafe } from './terminal-safe.js';
-import { writeFileAtomic } from './write-file-atomic.js';
+import { writeFileAtomic } from '../fs/write-file-atomic.js';
 
 export interface TemplateAiOptions {
   ai: string;

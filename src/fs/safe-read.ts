@@ -23,12 +23,32 @@ export interface ReadOptions {
    * saves an allocation and a copy per file.
    */
   borrow?: boolean;
+  /**
+   * Also return the file's identity (fileIdentity of the open descriptor's stat): device, inode,
+   * size, modification and change times, for the discovery cache's key.
+   */
+  identity?: boolean;
 }
 
 export type SafeRead =
   /** `size` is the file's size; `complete` says whether `bytes` holds all of it (false after a head read that stopped early). */
-  | { ok: true; bytes: Buffer; size: number; complete: boolean }
-  | { ok: false; reason: 'missing' | 'not-regular' | 'escapes-root' | 'oversize' | 'io'; detail: string; size?: number };
+  | { ok: true; bytes: Buffer; size: number; complete: boolean; identity?: FileIdentity }
+  | { ok: false; reason: 'missing' | 'not-regular' | 'escapes-root' | 'oversize' | 'io'; detail: string; size?: number; identity?: FileIdentity };
+
+/** Who a file is and which version of it: `key` names it exactly, `changedMs` is its newer time stamp (modification or change, ms). */
+export interface FileIdentity {
+  key: string;
+  changedMs: number;
+}
+
+/**
+ * The identity of a file from its stat: equal keys mean the same device, inode and size and the same
+ * modification and change times (as Node reports them: milliseconds with a fraction, about a quarter
+ * of a microsecond apart at today's dates).
+ */
+export function fileIdentity(st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): FileIdentity {
+  return { key: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`, changedMs: Math.max(st.mtimeMs, st.ctimeMs) };
+}
 
 /** Every read, for tests that check what was read (set by the test; undefined in use). */
 export const readObserver: { onRead?: (file: string, bytesRead: number, complete: boolean) => void } = {};
@@ -53,8 +73,10 @@ export function readFileSafely(file: string, rootReal: string, cap: number, opti
   const fd = opened;
   try {
     const st = fstatSync(fd);
+    const size = st.size;
+    const identity = options.identity ? fileIdentity(st) : undefined;
     if (!st.isFile()) return { ok: false, reason: 'not-regular', detail: describeKind(st) };
-    if (st.size > cap) return { ok: false, reason: 'oversize', detail: `${st.size} bytes`, size: st.size };
+    if (size > cap) return { ok: false, reason: 'oversize', detail: `${size} bytes`, size, ...(identity ? { identity } : {}) };
     // One scratch buffer for every read (discovery reads hundreds of files); the result is a copy.
     if (scratch.length < cap + 1) scratch = Buffer.allocUnsafe(cap + 1);
     const head = options.head;
@@ -66,17 +88,19 @@ export function readFileSafely(file: string, rootReal: string, cap: number, opti
       const n = readSync(fd, scratch, total, want, null);
       total += n;
       // A short read that reaches the size fstat gave is the end of the file: no read just to see 0.
-      if (n === 0 || (total >= st.size && total < limit && st.size > 0)) {
+      if (n === 0 || (total >= size && total < limit && size > 0)) {
         eof = true;
         break;
       }
       if (head?.done(scratch.subarray(0, total))) break;
     }
     if (total > cap) return { ok: false, reason: 'oversize', detail: `more than ${cap} bytes`, size: total };
-    const complete = eof || total >= st.size;
+    const complete = eof || total >= size;
     readObserver.onRead?.(file, total, complete);
     const view = scratch.subarray(0, total);
-    return { ok: true, bytes: options.borrow ? view : Buffer.from(view), size: complete ? total : st.size, complete };
+    const out: SafeRead = { ok: true, bytes: options.borrow ? view : Buffer.from(view), size: complete ? total : size, complete };
+    if (identity) out.identity = identity;
+    return out;
   } catch (err) {
     return { ok: false, reason: 'io', detail: (err as Error).message };
   } finally {

@@ -8,7 +8,7 @@ import { COMMANDS } from '../../src/cli/command-table.js';
 const DIST = path.resolve(__dirname, '../../dist');
 const read = (name: string) => readFileSync(path.join(DIST, name), 'utf8');
 type Summary = { inputs: string[]; external: string[] };
-const bundles = JSON.parse(read('bundle-inputs.json')) as Record<'oxo-flow.cjs' | 'oxo-flow-more.cjs' | 'oxo-flow-net.cjs', Summary>;
+const bundles = JSON.parse(read('bundle-inputs.json')) as Record<'oxo-flow.cjs' | 'oxo-flow-more.cjs' | 'oxo-flow-lookup.cjs' | 'oxo-flow-net.cjs', Summary>;
 
 describe('bundles', () => {
   it('the core bundle holds no AI layer: only the leaves secrets.ts and providers/registry.ts of src/ai, and none of its packages', () => {
@@ -27,6 +27,19 @@ describe('bundles', () => {
     const more = bundles['oxo-flow-more.cjs'].inputs;
     for (const c of COMMANDS.filter((e) => e.bundle === 'more')) expect(more, c.module).toContain(`dist/${c.module}`);
     expect(more).toContain('dist/cli/ai-review-run.js');
+  });
+});
+
+describe('the lookup bundle', () => {
+  it('holds the `lookup` commands and the knowledge search, none of the rest of the AI layer, and the core loads it for them', () => {
+    const lookup = bundles['oxo-flow-lookup.cjs'].inputs;
+    for (const c of COMMANDS.filter((e) => e.bundle === 'lookup')) {
+      expect(lookup, c.module).toContain(`dist/${c.module}`);
+      expect(bundles['oxo-flow.cjs'].inputs, c.module).not.toContain(`dist/${c.module}`);
+    }
+    expect(lookup.filter((f) => f.startsWith('dist/ai/') && !f.startsWith('dist/ai/knowledge/'))).toEqual([]);
+    expect(lookup.filter((f) => /node_modules\/(undici|gray-matter|js-yaml|smol-toml|commander)\//.test(f))).toEqual([]);
+    expect(bundles['oxo-flow.cjs'].external).toContain('./oxo-flow-lookup.cjs');
   });
 });
 

@@ -3,7 +3,7 @@
 // prompts or zod; only a file that does not conform makes the loader require zod, to explain why.
 // A preload script records require.cache and the built-in modules Node loaded, at exit.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,18 @@ describe('modules the built CLI loads', () => {
     expect(r.files.filter((f) => AI_OR_MORE.test(f))).toEqual([]);
     // Nor Node's HTTP stack (undici's and node:http's load path).
     expect(r.builtins.filter((m) => /^(http|https|_http_client|net|tls|child_process)$/.test(m))).toEqual([]);
+  });
+
+  it('the skill discovery cache is not in the core bundle, and validate, lint and dry-run never create it', () => {
+    const { inputs } = (JSON.parse(readFileSync(path.join(CLI, '..', '..', 'dist', 'bundle-inputs.json'), 'utf8')) as Record<string, { inputs: string[] }>)['oxo-flow.cjs']!;
+    expect(inputs.filter((f) => /ai\/skills\//.test(f))).toEqual([]);
+    const home = path.join(dir, 'home');
+    for (const args of [['validate', 'good.oxoflow'], ['lint', 'good.oxoflow'], ['dry-run', 'good.oxoflow']]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, env: childEnv({ OXO_FLOW_HOME: home }), encoding: 'utf8' });
+      expect(r.status).toBe(0);
+    }
+    // (test/cli/ai-skill-cache.test.ts shows that an AI command does create it.)
+    expect(existsSync(home)).toBe(false);
   });
 
   it('a file that does not conform loads zod (to explain why), still not the AI layer', () => {

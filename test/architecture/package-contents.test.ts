@@ -15,7 +15,7 @@ describe('npm pack', () => {
     const files = ((JSON.parse(r.stdout) as { files: { path: string }[] }[])[0]!.files).map((f) => f.path).sort();
     const top = (f: string) => (/^(skills-builtin|knowledge-graph|templates)\//.test(f) ? `${f.split('/')[0]}/` : f);
     expect([...new Set(files.map(top))].sort()).toEqual(
-      ['README.md', 'bin/oxo-flow.js', 'bin/package.json', 'dist/builtin-skills.json', 'dist/knowledge-index.json', 'dist/oxo-flow-more.cjs', 'dist/oxo-flow-net.cjs', 'dist/oxo-flow.cjs', 'knowledge-graph/', 'package.json', 'skills-builtin/', 'templates/'].sort(),
+      ['README.md', 'bin/oxo-flow.js', 'bin/package.json', 'dist/builtin-skills.json', 'dist/knowledge-index.json', 'dist/oxo-flow-lookup.cjs', 'dist/oxo-flow-more.cjs', 'dist/oxo-flow-net.cjs', 'dist/oxo-flow.cjs', 'knowledge-graph/', 'package.json', 'skills-builtin/', 'templates/'].sort(),
     );
     expect(files.filter((f) => /\.(v8cache|node|wasm|ts)$/.test(f))).toEqual([]);
     // Each entry is named in docs/architecture.md's list of the package.

@@ -36,7 +36,7 @@ describe('launcher (spawns bin/oxo-flow.js)', () => {
   it('the build holds no code cache or other file made for the builder’s Node', () => {
     const files = readdirSync(path.join(ROOT, 'dist'));
     expect(files.filter((n) => /\.(v8cache|node)$/.test(n))).toEqual([]);
-    expect(files.filter((n) => n.endsWith('.cjs')).sort()).toEqual(['oxo-flow-more.cjs', 'oxo-flow-net.cjs', 'oxo-flow.cjs']);
+    expect(files.filter((n) => n.endsWith('.cjs')).sort()).toEqual(['oxo-flow-lookup.cjs', 'oxo-flow-more.cjs', 'oxo-flow-net.cjs', 'oxo-flow.cjs']);
   });
 
   it('a stale code cache left by an older build is not used: same output, same exit code', () => {

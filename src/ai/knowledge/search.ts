@@ -181,11 +181,15 @@ export function searchSkills(index: KnowledgeIndex, query: string, limit = 5): S
  * skill names, tools and domains ("mutec2" → "mutect2"), when one is close enough.
  */
 export function spellingSuggestions(index: KnowledgeIndex, query: string): { word: string; suggestion: string }[] {
+  // Only a word of four letters or more that no skill's text contains can be a typo; the vocabulary
+  // of names, tools and domains is gathered only when the query has one (usually it has none).
+  const unknown = analyse(query).filter((w) => w.surface.length >= 4 && index.postings(w.term) === undefined);
+  if (unknown.length === 0) return [];
   const vocabulary = new Set<string>();
   for (const s of index.skills) for (const part of `${s.name} ${s.tool} ${s.domain}`.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (part.length >= 3) vocabulary.add(part);
   const out: { word: string; suggestion: string }[] = [];
-  for (const w of analyse(query)) {
-    if (index.postings(w.term) !== undefined || vocabulary.has(w.surface) || w.surface.length < 4) continue;
+  for (const w of unknown) {
+    if (vocabulary.has(w.surface)) continue;
     const suggestion = nearestName(w.surface, vocabulary);
     if (suggestion !== undefined) out.push({ word: w.surface, suggestion });
   }

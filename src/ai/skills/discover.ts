@@ -14,8 +14,9 @@ import { createHash } from 'node:crypto';
 import { lstatSync, opendirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { decodeText, isInside, lineColumnOfByte, readFileSafely, type SafeRead } from '../../fs/safe-read.js';
+import { decodeText, type FileIdentity, isInside, lineColumnOfByte, readFileSafely, type SafeRead } from '../../fs/safe-read.js';
 import { manifestSha256, type PrebuiltScope } from './builtin-manifest.js';
+import type { DiscoveryCache, RootCache } from './discovery-cache.js';
 import { nameProblem } from './field-checks.js';
 import { frontMatterExtent, parseMdSkill } from './parse-md-skill.js';
 import { parseTomlSkill } from './parse-toml-skill.js';
@@ -42,9 +43,17 @@ export const SCOPES: readonly SkillScope[] = ['project', 'user', 'builtin'];
 const readBytes = new WeakMap<Skill, Buffer>();
 /** Where a SKILL.md skill's body is read from later: its scan root and whether its directory is a link. */
 const bodySource = new WeakMap<Skill, { rootReal: string; parentIsLink: boolean }>();
+/** TOML skills listed from the discovery cache: their prompt (and bytes) are read when first needed. */
+const unreadToml = new WeakMap<Skill, { rootReal: string; parentIsLink: boolean }>();
 
 /** sha256 (hex) of a skill file read whole; undefined for a skill whose whole file was not read. */
 export function skillSha256(skill: Skill): string | undefined {
+  const source = unreadToml.get(skill);
+  if (source !== undefined && !readBytes.has(skill)) {
+    // Listed from the cache, whose key matched this file: hash the file as it is.
+    const read = readFileSafely(skill.path, source.rootReal, SKILL_FILE_CAP, { parentIsLink: source.parentIsLink });
+    if (read.ok && read.complete) readBytes.set(skill, read.bytes);
+  }
   const bytes = readBytes.get(skill);
   if (bytes === undefined) return manifestSha256(skill);
   return createHash('sha256').update(bytes).digest('hex');
@@ -63,6 +72,8 @@ export interface DiscoveryContext {
   wanted?: readonly string[];
   /** The built-in scope as prepared at build time (builtin-manifest.ts), used instead of reading its files. */
   prebuiltBuiltins?: PrebuiltScope;
+  /** The discovery cache (discovery-cache.ts): unchanged files are listed from it; written when discovery ends. */
+  cache?: DiscoveryCache;
 }
 
 /** One place skills are read from, in precedence order. */
@@ -98,6 +109,7 @@ export function discoverSkills(ctx: DiscoveryContext): Discovery {
   return discoverInRoots(skillRoots(ctx), {
     ...(ctx.wanted ? { wanted: ctx.wanted } : {}),
     ...(ctx.prebuiltBuiltins ? { prebuilt: ctx.prebuiltBuiltins } : {}),
+    ...(ctx.cache ? { cache: ctx.cache } : {}),
     projectDir: path.resolve(ctx.projectDir),
   });
 }
@@ -106,7 +118,10 @@ export function discoverSkills(ctx: DiscoveryContext): Discovery {
  * Discovery over explicit roots, in precedence order (also used by `ai skills validate PATH`).
  * `wanted`: names listed for activation; `projectDir`: hints name paths relative to it.
  */
-export function discoverInRoots(rootList: readonly SkillRoot[], options: { wanted?: readonly string[]; projectDir?: string; prebuilt?: PrebuiltScope } = {}): Discovery {
+export function discoverInRoots(
+  rootList: readonly SkillRoot[],
+  options: { wanted?: readonly string[]; projectDir?: string; prebuilt?: PrebuiltScope; cache?: DiscoveryCache } = {},
+): Discovery {
   const wanted = options.wanted ?? [];
   const skills: Skill[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -137,9 +152,10 @@ export function discoverInRoots(rootList: readonly SkillRoot[], options: { wante
       continue;
     }
     const listing = listCandidates(rootReal, diagnostics, wantedNames);
+    const cache = options.cache?.root(rootReal);
     const noSkillFile: string[] = [];
     for (const candidate of listing) {
-      const skill = loadCandidate(candidate, scope, rootReal);
+      const skill = (cache && fromCache(candidate, scope, rootReal, cache)) ?? loadCandidate(candidate, scope, rootReal, cache);
       if (skill) skills.push(skill);
       else if (exists(path.join(candidate.dir, 'skill.md')))
         diagnostics.push(diagnostic('SK024', `${path.join(candidate.name, 'skill.md')} is not read: the file must be named SKILL.md`, { file: path.join(candidate.dir, 'skill.md') }));
@@ -156,6 +172,8 @@ export function discoverInRoots(rootList: readonly SkillRoot[], options: { wante
         );
     }
   }
+  // Written before relations are marked: an entry is what its file alone says.
+  options.cache?.flush();
   markRelations(skills);
   return { skills, diagnostics, roots };
 }
@@ -361,8 +379,32 @@ function exists(file: string): boolean {
   }
 }
 
-/** The skill for one candidate, or undefined when a directory turns out to hold no SKILL.md. */
-function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string): Skill | undefined {
+/** The skill for a candidate whose file has not changed since the cache stored it; undefined on a miss. */
+function fromCache(c: Candidate, scope: SkillScope, rootReal: string, cache: RootCache): Skill | undefined {
+  if (c.refused || cache.empty) return undefined;
+  const parentIsLink = Boolean(c.parentIsLink);
+  const cached = cache.lookup(c.path, c.format, parentIsLink);
+  if (cached === undefined) return undefined;
+  // The entry becomes this run's skill, placed where it was found.
+  const skill = cached as Skill;
+  skill.scope = scope;
+  skill.path = c.path;
+  skill.dir = c.dir;
+  // As after a read: a SKILL.md's body, and a TOML file's bytes and prompt, are read when asked for.
+  (c.format === 'md' ? bodySource : unreadToml).set(skill, { rootReal, parentIsLink });
+  return skill;
+}
+
+/** The skill for one candidate, or undefined when a directory turns out to hold no SKILL.md; stored in `cache` when it can be. */
+function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string, cache?: RootCache): Skill | undefined {
+  let identity: FileIdentity | undefined;
+  const skill = readCandidate(c, scope, rootReal, cache && ((id) => (identity = id)));
+  if (skill !== undefined && identity !== undefined) cache!.store(c.path, skill, identity);
+  return skill;
+}
+
+/** Read and judge one candidate's file; `seen` gets the identity of the file read (for the cache), when it was judged by its content or size. */
+function readCandidate(c: Candidate, scope: SkillScope, rootReal: string, seen?: (identity: FileIdentity) => void): Skill | undefined {
   const skill: Skill = { name: c.name, scope, format: c.format, status: 'ok', findings: [], path: c.path, dir: c.dir, domains: [] };
   if (c.format === 'md') skill.type = 'knowledge';
   if (c.refused) return invalid(skill, c.refused);
@@ -372,9 +414,10 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string): Skill
   let extentOf: Buffer | undefined;
   const read =
     c.format === 'toml'
-      ? readFileSafely(c.path, rootReal, SKILL_FILE_CAP, { parentIsLink })
+      ? readFileSafely(c.path, rootReal, SKILL_FILE_CAP, { parentIsLink, identity: seen !== undefined })
       : readFileSafely(c.path, rootReal, SKILL_FILE_CAP, {
           parentIsLink,
+          identity: seen !== undefined,
           // The bytes are decoded below and none is kept: a view of the shared read buffer is enough.
           borrow: true,
           head: {
@@ -389,8 +432,11 @@ function loadCandidate(c: Candidate, scope: SkillScope, rootReal: string): Skill
         });
   if (!read.ok) {
     if (read.reason === 'missing') return undefined;
+    // Only an oversize file is judged by its stat alone (and so may be cached); other failures are not.
+    if (read.reason === 'oversize' && read.identity) seen?.(read.identity);
     return unreadable(skill, read);
   }
+  if (read.identity) seen?.(read.identity);
   skill.sizeBytes = read.size;
   if (c.format === 'toml') {
     readBytes.set(skill, read.bytes);
@@ -438,6 +484,7 @@ function unreadable(skill: Skill, read: Extract<SafeRead, { ok: false }>): Skill
  */
 export function loadSkillBody(skill: Skill): boolean {
   const usable = () => skill.status === 'ok' || skill.status === 'shadowed';
+  if (skill.format === 'toml') return unreadToml.has(skill) && usable() ? readTomlPrompt(skill) : usable();
   const source = bodySource.get(skill);
   if (skill.format !== 'md' || source === undefined || readBytes.has(skill) || !usable()) return usable();
   const read = readFileSafely(skill.path, source.rootReal, SKILL_FILE_CAP, { parentIsLink: source.parentIsLink });
@@ -463,6 +510,27 @@ export function loadSkillBody(skill: Skill): boolean {
   }
   if (parsed.prompt !== undefined) skill.prompt = parsed.prompt;
   skill.findings.push(...parsed.findings.filter((f) => f.code === 'SK022'));
+  return true;
+}
+
+/**
+ * The prompt of a TOML skill listed from the cache: its file is read and judged again, as discovery
+ * would; a file that no longer gives the same usable skill makes it invalid (as a changed SKILL.md does).
+ */
+function readTomlPrompt(skill: Skill): boolean {
+  const source = unreadToml.get(skill)!;
+  unreadToml.delete(skill);
+  const candidate: Candidate = { name: skill.folderName ?? skill.name, format: 'toml', path: skill.path, dir: skill.dir, parentIsLink: source.parentIsLink };
+  const fresh = readCandidate(candidate, skill.scope, source.rootReal);
+  if (fresh === undefined || fresh.status !== 'ok' || fresh.name !== skill.name) {
+    const errors = fresh?.findings.filter((f) => f.severity === 'error') ?? [];
+    skill.findings.push(...(errors.length > 0 ? errors : [diagnostic('SK015', fresh === undefined ? 'cannot read skill file: it was removed after discovery' : 'the skill file changed after discovery (its name is different now)', { file: skill.path })]));
+    dropContent(skill, 'invalid');
+    return false;
+  }
+  const bytes = readBytes.get(fresh);
+  if (bytes !== undefined) readBytes.set(skill, bytes);
+  if (fresh.prompt !== undefined) skill.prompt = fresh.prompt;
   return true;
 }
 

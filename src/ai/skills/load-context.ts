@@ -9,6 +9,7 @@ import { readProjectAiConfig, resolveProjectDir, type ProjectAiConfig } from '..
 import { activateSkills, requestedNames, type Activation, type ActivationRequest } from './activate.js';
 import { prebuiltBuiltins } from './builtin-manifest.js';
 import { discoverSkills } from './discover.js';
+import { DiscoveryCache, skillCacheDir } from './discovery-cache.js';
 import type { Discovery } from './types.js';
 
 /** skills-builtin/ at the package root. */
@@ -44,6 +45,8 @@ export interface SkillContext {
   activation: Activation;
   /** ai.toml findings, workflow read problems and discovery-level findings (not per-skill ones). */
   diagnostics: Diagnostic[];
+  /** Why the discovery cache was ignored or not written (SK063, SK064): for --verbose and --json only. */
+  cacheNotes: Diagnostic[];
 }
 
 /** $OXO_FLOW_HOME, else ~/.oxo-flow. */
@@ -76,10 +79,20 @@ export async function loadSkillContext(input: SkillContextInput): Promise<SkillC
   const wanted = requestedNames(request).map((r) => r.name);
   // The package's own library comes from its build-time manifest when that matches the files.
   const prebuilt = input.builtinDir === undefined ? prebuiltBuiltins(builtinDir) : undefined;
-  const discovery = discoverSkills({ projectDir, homeDir, builtinDir, extraPaths: projectConfig.skillPaths, wanted, ...(prebuilt ? { prebuiltBuiltins: prebuilt } : {}) });
+  // Unchanged skill files are listed from $OXO_FLOW_HOME/cache/skills/ (OXO_FLOW_SKILL_CACHE=0: never).
+  const cache = input.env.OXO_FLOW_SKILL_CACHE === '0' ? undefined : new DiscoveryCache(skillCacheDir(homeDir));
+  const discovery = discoverSkills({
+    projectDir,
+    homeDir,
+    builtinDir,
+    extraPaths: projectConfig.skillPaths,
+    wanted,
+    ...(prebuilt ? { prebuiltBuiltins: prebuilt } : {}),
+    ...(cache ? { cache } : {}),
+  });
   diagnostics.push(...discovery.diagnostics);
   const activation = activateSkills(discovery, request);
-  const out: SkillContext = { projectDir, homeDir, builtinDir, projectConfig, discovery, activation, diagnostics };
+  const out: SkillContext = { projectDir, homeDir, builtinDir, projectConfig, discovery, activation, diagnostics, cacheNotes: cache?.notes ?? [] };
   if (workflowPath) out.workflowPath = workflowPath;
   if (workflowAi) out.workflowAi = workflowAi;
   return out;

@@ -47,6 +47,8 @@ export async function aiStatus(opts: AiStatusOptions, ctx: CliContext): Promise<
   });
   noteSkillSecrets(sc.discovery.skills, ctx);
   diagnostics.push(...sc.diagnostics, ...sc.activation.warnings);
+  // A cache that was ignored or not written changes nothing: said only when asked for detail.
+  if (ctx.verbose || ctx.json) diagnostics.push(...sc.cacheNotes);
   const unusable = unusableSummary(sc.discovery.skills);
   if (unusable) diagnostics.push(unusable);
   const provider = resolveProjectProvider(sc, ctx.env);

@@ -6,7 +6,7 @@ import { diagnostic } from '../../diagnostics/diagnostic.js';
 import { TEMPLATES, countRules, findTemplate, nearestName, templateFileUrl, templateNames } from '../../workflow/templates/index.js';
 import type { CliContext } from '../context.js';
 import { failure, type CommandResult } from '../result.js';
-import { writeFileAtomic } from '../write-file-atomic.js';
+import { writeFileAtomic } from '../../fs/write-file-atomic.js';
 
 export interface TemplateOptions {
   name?: string;

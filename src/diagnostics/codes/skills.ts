@@ -51,6 +51,8 @@ export const skillCodes = {
   SK060: { severity: 'warning', title: 'a `skill_paths` entry matches no directory', hint: 'fix the path in .oxo-flow/ai.toml (relative to the project, `~` is your home folder, `*` matches one folder level)', doc },
   SK061: { severity: 'info', title: 'SKILL.md files sit one folder deeper than skills are read', hint: 'skills are read as <skills dir>/<name>/SKILL.md; for a collection grouped by category add a glob to .oxo-flow/ai.toml, e.g. skill_paths = ["vendor/skills/*"]', doc },
   SK062: { severity: 'warning', title: 'some discovered skills cannot be used (invalid, oversize, excluded or ambiguous)', hint: 'run `oxo-flow ai skills validate` to see every finding', doc },
+  SK063: { severity: 'info', title: 'the skill discovery cache was ignored (unreadable, not valid JSON, another format version, or over its size bound)', hint: 'nothing to do: skills were read from their files and the cache is rewritten; delete $OXO_FLOW_HOME/cache/skills/ to start afresh', doc },
+  SK064: { severity: 'info', title: 'the skill discovery cache could not be written', hint: 'nothing to do for this run: skills were read from their files; make $OXO_FLOW_HOME/cache/ writable to make AI commands faster, or set OXO_FLOW_SKILL_CACHE=0', doc },
   // --- provider resolution (status only, never the network) ---
   PV001: { severity: 'error', title: 'unknown AI provider', hint: 'use one of the kinds that `oxo-flow ai setup --help` lists', doc },
   PV002: { severity: 'error', title: 'ai_config.json cannot be read or parsed', hint: 'fix the JSON (its fields are in docs/skills.md), or remove the file', doc },

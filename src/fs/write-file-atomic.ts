@@ -6,16 +6,19 @@ import path from 'node:path';
 
 export type WriteOutcome = { ok: true } | { ok: false; reason: 'exists' | 'error'; message: string };
 
-export function writeFileAtomic(target: string, data: string | Uint8Array, options: { overwrite: boolean }): WriteOutcome {
+/** `mode`: the new file's permissions (default 0666 less the umask). */
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: { overwrite: boolean; mode?: number }): WriteOutcome {
   const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
   try {
-    writeFileSync(temp, data, { flag: 'wx' });
+    writeFileSync(temp, data, { flag: 'wx', ...(options.mode !== undefined ? { mode: options.mode } : {}) });
   } catch (err) {
     return { ok: false, reason: 'error', message: (err as Error).message };
   }
+  let renamed = false;
   try {
     if (options.overwrite) {
       renameSync(temp, target);
+      renamed = true;
       return { ok: true };
     }
     linkSync(temp, target);
@@ -24,6 +27,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     const code = (err as NodeJS.ErrnoException).code;
     return { ok: false, reason: code === 'EEXIST' ? 'exists' : 'error', message: (err as Error).message };
   } finally {
-    rmSync(temp, { force: true });
+    // After a rename there is nothing left to remove.
+    if (!renamed) rmSync(temp, { force: true });
   }
 }
