@@ -37,12 +37,21 @@ describe('environments', () => {
     }
   }, 60_000);
 
-  it('venv: the venv bin/ comes first on PATH', () => {
+  it('venv: the venv bin/ comes first on PATH; the job is up to date afterwards', () => {
     const dir = project('venv = ".venv"', 'greet > {output}');
     executable(path.join(dir, '.venv/bin/greet'), '#!/bin/sh\necho "hello from $VIRTUAL_ENV"\n');
     const r = runCliJson(['run'], { cwd: dir, env: { PATH: BARE_PATH } });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe(`hello from ${path.join(dir, '.venv')}\n`);
+    // The recorded hash covers the environment, and so does the plan's (a job with an environment
+    // once read as "command changed" after every run).
+    const again = runCliJson(['dry-run'], { cwd: dir, env: { PATH: BARE_PATH } });
+    expect((again.json.jobs as { status: string; reason: string }[]).map((j) => `${j.status} ${j.reason}`)).toEqual(['skip up to date']);
+    // With the environment as a [defaults] entry, the same.
+    writeFileSync(path.join(dir, 'main.oxoflow'), `[workflow]\nname = "env"\n\n[defaults.environment]\nvenv = ".venv"\n\n[[rules]]\nname = "tool_step"\noutput = ["out.txt"]\nshell = "greet > {output}"\n`);
+    expect(runCliJson(['run'], { cwd: dir, env: { PATH: BARE_PATH } }).code).toBe(0);
+    const third = runCliJson(['dry-run'], { cwd: dir, env: { PATH: BARE_PATH } });
+    expect((third.json.jobs as { status: string; reason: string }[]).map((j) => `${j.status} ${j.reason}`)).toEqual(['skip up to date']);
   }, 60_000);
 
   it('conda: `conda run -n NAME /bin/sh -c COMMAND`, the command passed once and intact', () => {

@@ -56,7 +56,17 @@ export function planWorkflow(declared: Workflow, settings: PlanSettings, fs: Pla
 
   const resolved = resolverFor(workflow.dir);
   const whenFalse = evaluateConditions(whenByRule, config, (p) => fs.stat(resolved(p)) !== undefined);
-  const statuses = decideStatuses({ jobs, dag, keep, targets, whenFalse, fs, resolve: resolved, ...(settings.state !== undefined ? { state: settings.state } : {}) });
+  const statuses = decideStatuses({
+    jobs,
+    dag,
+    keep,
+    targets,
+    whenFalse,
+    fs,
+    resolve: resolved,
+    ...(settings.state !== undefined ? { state: settings.state } : {}),
+    ...(workflow.defaults.environment !== undefined ? { defaultEnvironment: workflow.defaults.environment } : {}),
+  });
   const { specs, counts } = toSpecs(workflow, jobs, dag, keep, targets, statuses);
   // Notices about changed rules, for the rules that have a job to run (an up-to-date rule is untouched).
   if (adjusted.diagnostics.length > 0) {

@@ -7,6 +7,7 @@ import { pathKey } from '../dag/build-dag.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import { jobHash } from './job-hash.js';
 import type { JobReason, JobStatus, PlanFs, PlanState } from './types.js';
+import type { Environment } from '../model.js';
 
 /** Shared by every job with no missing input; frozen so that no caller can add to it by mistake. */
 const NONE_MISSING = Object.freeze([]) as unknown as string[];
@@ -31,6 +32,8 @@ export interface StatusInput {
   fs: PlanFs;
   resolve: (p: string) => string;
   state?: PlanState;
+  /** `[defaults] environment`: the environment of a rule that declares none (it is in the job's hash). */
+  defaultEnvironment?: Environment;
 }
 
 // The decisions that carry nothing job-specific, shared by every job they fit: a fresh 12,000-job plan
@@ -105,6 +108,7 @@ export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] 
     mtime,
     forced: new Set(input.state?.forcerun ?? []),
     records: input.state?.records,
+    defaultEnvironment: input.defaultEnvironment,
     targets: input.targets,
     tempReaders: tempReaders(jobs, dag),
     mustRun: new Map(),
@@ -127,6 +131,7 @@ interface Context {
   mtime: (p: string) => number | undefined;
   forced: ReadonlySet<string>;
   records: PlanState['records'] | undefined;
+  defaultEnvironment: Environment | undefined;
   targets: ReadonlySet<number>;
   /** Temp output key → how many jobs read it; undefined when the workflow has no temp output. */
   tempReaders: Map<string, number> | undefined;
@@ -234,7 +239,9 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
       const detail = record.status === 'running' ? 'a run stopped while this job ran' : record.status === 'failed' ? 'its last run failed' : 'its state record cannot be read';
       return { status: 'run', reason: 'incomplete', detail, missingInputs };
     }
-    if (record.hash !== jobHash(j)) return { status: 'run', reason: 'command changed', detail: 'command, environment or outputs differ from the last run', missingInputs };
+    // The hash the runner recorded covers the job's environment, which the expanded job does not carry.
+    const environment = j.rule.environment ?? ctx.defaultEnvironment;
+    if (record.hash !== jobHash({ command: j.command, env: j.env, stateEnv: j.stateEnv, outputs: j.outputs, ...(environment !== undefined ? { environment } : {}) })) return { status: 'run', reason: 'command changed', detail: 'command, environment or outputs differ from the last run', missingInputs };
   }
   for (let k = 0; k < deps.length; k++) {
     const d = deps[k]!;
