@@ -92,7 +92,7 @@ export function compileKnowledge(root: string): Compiled {
       pipelines: 0,
       lengths: [],
     };
-    const fieldText = [skill.name.replace(/-/g, ' '), skill.tool, skill.domain.replace(/-/g, ' '), skill.description, parsed.prompt];
+    const fieldText = [skill.name.replace(/-/g, ' '), skill.tool, skill.domain.replace(/-/g, ' '), skill.description, withoutSources(parsed.prompt)];
     const freq = new Map<string, number[]>();
     fieldText.forEach((t, f) => {
       const terms = documentTerms(t);
@@ -129,4 +129,13 @@ export function compileKnowledge(root: string): Compiled {
     problems,
     ...(manifest ? { manifest: { format: 1, skills: manifest } } : {}),
   };
+}
+
+/**
+ * A skill's body as search reads it: without its Sources section. Addresses, DOIs and the pipelines
+ * whose module lists hold a tool say where facts come from, not what the skill does; indexed, they
+ * would rank a skill for the pipelines it cites and grow the index.
+ */
+function withoutSources(body: string): string {
+  return body.replace(/^## Sources\n[\s\S]*?(?=^## |(?![\s\S]))/m, '');
 }
