@@ -436,13 +436,9 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
       continue;
     }
     if (name.endsWith('.json')) {
-      let content: string;
-      try {
-        content = readFileSync(file, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !tolerateVanished) return undefined;
-        continue;
-      }
+      const content = readStateFile(file, tolerateVanished);
+      if (content === VANISHED) return undefined;
+      if (content === undefined) continue;
       const r = parseRecord(content);
       if (r !== undefined) {
         offer(r);
@@ -451,13 +447,9 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
       continue;
     }
     if (!name.endsWith(JOURNAL)) continue;
-    let content: string;
-    try {
-      content = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && !tolerateVanished) return undefined;
-      continue;
-    }
+    const content = readStateFile(file, tolerateVanished);
+    if (content === VANISHED) return undefined;
+    if (content === undefined) continue;
     let writerGone = true;
     let start = 0;
     while (start < content.length) {
@@ -614,4 +606,18 @@ function syncDir(dir: string): void {
 /** The per-job file name of older versions: a hash of the job id. */
 function fileName(jobId: string): string {
   return `${createHash('sha256').update(jobId).digest('hex').slice(0, 32)}.json`;
+}
+
+const VANISHED = Symbol('vanished');
+
+/**
+ * A state file's text; undefined when it cannot be read (the scan skips it); VANISHED when it was
+ * removed under the scan (a compaction) and the caller must read again, unless told to tolerate it.
+ */
+function readStateFile(file: string, tolerateVanished: boolean): string | undefined | typeof VANISHED {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' && !tolerateVanished ? VANISHED : undefined;
+  }
 }

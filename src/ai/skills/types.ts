@@ -1,6 +1,6 @@
 // Shapes shared by skill discovery, activation and their consumers (MCP bridge, prompt assembly, CLI).
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import type { TokenEndpointAuthMethod } from '../mcp/oauth.js';
+import type { OAuthSettings, TokenEndpointAuthMethod } from '../mcp/oauth.js';
 
 export type { TokenEndpointAuthMethod };
 
@@ -23,17 +23,8 @@ export interface McpSettings {
   allowTools?: string[];
   /** These tools are never offered, even when allowed. */
   denyTools?: string[];
-  /** OAuth settings ([mcp] oauth): a configured client, the secret's variable, scope, grant. */
-  oauth?: {
-    clientId?: string;
-    clientSecretEnv?: string;
-    /** private_key_jwt: the PEM key's file (relative to the skill's directory) or its variable. */
-    privateKeyFile?: string;
-    privateKeyEnv?: string;
-    tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
-    scope?: string;
-    grant?: 'authorization_code' | 'client_credentials';
-  };
+  /** OAuth settings ([mcp] oauth): a configured client, the secret's variable, scope, grant. Here `privateKeyFile` is as written (relative to the skill's directory); the MCP client gets it resolved. */
+  oauth?: OAuthSettings;
 }
 
 export interface Skill {
