@@ -16,6 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { randomSequence, revcomp, rng, withErrors } from '../simulate.mjs';
 
 const dir = process.argv[2];
 if (dir === undefined || dir.startsWith('-')) {
@@ -38,29 +39,13 @@ const PAIRS = [
   { pair_id: 'chip_2_vs_input', experiment: 'chip_2', control: 'input_1' },
 ];
 
-/** mulberry32: a small seeded generator, so the data are the same on every machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const BASES = 'ACGT';
-const COMPLEMENT = { A: 'T', C: 'G', G: 'C', T: 'A' };
-const revcomp = (s) => [...s].reverse().map((b) => COMPLEMENT[b]).join('');
 
-const genomeRand = rng(5);
-let genome = '';
-for (let i = 0; i < GENOME_LENGTH; i++) genome += BASES[Math.floor(genomeRand() * 4)];
+const genome = randomSequence(GENOME_LENGTH, rng(5));
 
 function reads({ sample, seed, reads: n, enriched }) {
   const rand = rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-  const mutate = (s) => [...s].map((b) => (rand() < ERROR_RATE ? BASES[(BASES.indexOf(b) + 1 + Math.floor(rand() * 3)) % 4] : b)).join('');
+  const mutate = withErrors(rand, ERROR_RATE);
   const qual = 'I'.repeat(READ_LENGTH - 5) + '?????';
   const out = [];
   for (let i = 0; i < n; i++) {

@@ -15,6 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { randomSequence, revcomp, rng, withErrors } from '../simulate.mjs';
 
 const dir = process.argv[2];
 if (dir === undefined || dir.startsWith('-')) {
@@ -48,20 +49,6 @@ const GENES = [
 const INTRON = 300;
 const GAP = 1500;
 
-/** mulberry32: a small seeded generator, so the data are the same on every machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const BASES = 'ACGT';
-const COMPLEMENT = { A: 'T', C: 'G', G: 'C', T: 'A' };
-const revcomp = (s) => [...s].reverse().map((b) => COMPLEMENT[b]).join('');
 
 // Lay the genes out: GAP, then each gene's exons separated by introns, then GAP after the last one.
 const layout = [];
@@ -77,9 +64,7 @@ for (const gene of GENES) {
 }
 const GENOME_LENGTH = cursor;
 
-const genomeRand = rng(7);
-let genome = '';
-for (let i = 0; i < GENOME_LENGTH; i++) genome += BASES[Math.floor(genomeRand() * 4)];
+let genome = randomSequence(GENOME_LENGTH, rng(7));
 // Canonical splice sites (GT…AG on the gene's strand), so a spliced aligner scores the junctions as such.
 const chars = [...genome];
 for (const gene of layout) {
@@ -116,7 +101,7 @@ for (const gene of layout) {
 
 function reads({ sample, group, seed }) {
   const rand = rng(seed);
-  const mutate = (s) => [...s].map((b) => (rand() < ERROR_RATE ? BASES[(BASES.indexOf(b) + 1 + Math.floor(rand() * 3)) % 4] : b)).join('');
+  const mutate = withErrors(rand, ERROR_RATE);
   // Quality falls off a little towards the end of the read, as on a real instrument.
   const qual = 'I'.repeat(READ_LENGTH - 10) + '?????55555';
   const order = [];

@@ -14,6 +14,7 @@
 // --only regenerates one sample's reads with another seed (a "changed input" for a rerun).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { otherBase, randomSequence, revcomp, rng, withErrors } from '../simulate.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -35,30 +36,14 @@ const READ_LENGTH = 100;
 const PAIRS = 600; // about 20x
 const ERROR_RATE = 0.002;
 
-/** mulberry32: a small seeded generator, so the data are the same on every machine. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const BASES = 'ACGT';
-const COMPLEMENT = { A: 'T', C: 'G', G: 'C', T: 'A' };
-const revcomp = (s) => [...s].reverse().map((b) => COMPLEMENT[b]).join('');
 
 const refRand = rng(42);
-let ref = '';
-for (let i = 0; i < REF_LENGTH; i++) ref += BASES[Math.floor(refRand() * 4)];
+const ref = randomSequence(REF_LENGTH, refRand);
 const alt = [...ref];
 const truth = [];
 for (const pos of SNPS) {
   const r = ref[pos - 1];
-  const a = BASES[(BASES.indexOf(r) + 1 + Math.floor(refRand() * 3)) % 4];
+  const a = otherBase(r, refRand);
   alt[pos - 1] = a;
   truth.push(['chr1', pos, r, a].join('\t'));
 }
@@ -66,7 +51,7 @@ const sampleGenome = alt.join('');
 
 function reads(sample, seed) {
   const rand = rng(seed);
-  const mutate = (s) => [...s].map((b) => (rand() < ERROR_RATE ? BASES[(BASES.indexOf(b) + 1 + Math.floor(rand() * 3)) % 4] : b)).join('');
+  const mutate = withErrors(rand, ERROR_RATE);
   const qual = 'I'.repeat(READ_LENGTH);
   let r1 = '';
   let r2 = '';
