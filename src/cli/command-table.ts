@@ -160,6 +160,18 @@ function planOptions(raw: RawArgs): Parsed<DryRunOptions & GraphOptions & RunOpt
   );
 }
 
+/** What validate and lint both take: the workflow, overrides, project flags and the AI flags. */
+function checkOptions(r: RawArgs) {
+  return {
+    workflow: str(r.args[0]),
+    overrides: list(r.args[1]),
+    directory: str(r.flags.directory),
+    configfile: nonEmpty(r.flags.configfile),
+    ai: flag(r.flags.ai),
+    skill: list(r.flags.skill),
+  };
+}
+
 /** Keeps each entry's option type while the table holds them all. */
 function entry<O>(e: CommandEntry<O>): CommandEntry<unknown> {
   return e as unknown as CommandEntry<unknown>;
@@ -179,17 +191,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
             .argument('[overrides...]', 'config values KEY=VALUE (types and choices are checked)'),
         ),
       ),
-    options: (r) =>
-      ok(
-        defined({
-          workflow: str(r.args[0]),
-          overrides: list(r.args[1]),
-          directory: str(r.flags.directory),
-          configfile: nonEmpty(r.flags.configfile),
-          ai: flag(r.flags.ai),
-          skill: list(r.flags.skill),
-        }),
-      ),
+    options: (r) => ok(defined(checkOptions(r))),
     load: async () => (await import('./commands/validate.js')).validate,
   }),
   entry<LintOptions>({
@@ -206,18 +208,7 @@ export const COMMANDS: readonly CommandEntry<unknown>[] = [
             .option('--strict', 'fail on warnings too'),
         ),
       ),
-    options: (r) =>
-      ok(
-        defined({
-          workflow: str(r.args[0]),
-          overrides: list(r.args[1]),
-          directory: str(r.flags.directory),
-          configfile: nonEmpty(r.flags.configfile),
-          strict: flag(r.flags.strict),
-          ai: flag(r.flags.ai),
-          skill: list(r.flags.skill),
-        }),
-      ),
+    options: (r) => ok(defined({ ...checkOptions(r), strict: flag(r.flags.strict) })),
     load: async () => (await import('./commands/lint.js')).lint,
   }),
   entry<DryRunOptions>({
