@@ -1,19 +1,13 @@
 // Everything a command may know about the outside world, decided once at start-up.
 // Core modules never read process.* themselves; commands pass what they need from here.
 
-export interface CliContext {
-  cwd: string;
-  env: Readonly<Record<string, string | undefined>>;
-  json: boolean;
+import type { AiHost } from '../ai/host.js';
+
+/** The AI layer's host (cwd, env, --json, the terminal streams, version, clock) and what only the command line has. */
+export interface CliContext extends AiHost {
   color: boolean;
   quiet: boolean;
   verbose: boolean;
-  stdinIsTTY: boolean;
-  stderrIsTTY: boolean;
-  stdin: NodeJS.ReadableStream;
-  stderr: NodeJS.WritableStream;
-  version: string;
-  now: () => Date;
   /**
    * Secret values known so far (credential-named environment variables, MCP header values,
    * `sensitive = true` config values): commands add what they learn, and every output is scrubbed
