@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/oxo-flow.js');
-// The mock servers listen on every interface and announce "localhost"; keep to 127.0.0.1.
-const url = process.argv[process.argv.length - 1].replace('//localhost:', '//127.0.0.1:');
+// The mock servers' address, as they announce it (a DPoP proof names the very address requested).
+const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const byScenario = {
@@ -34,7 +34,9 @@ if (scenario.startsWith('auth/')) {
   env.OXO_FLOW_HOME = mkdtempSync(path.join(os.tmpdir(), 'oxo-conformance-home-'));
   env.BROWSER = `${process.execPath} ${path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fake-browser.mjs')}`;
   const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
-  const machine = scenario.includes('client-credentials');
+  // Grants that need no person: client credentials, a workload's JWT (RFC 7523), an enterprise ID token (SEP-990).
+  const grant = scenario.includes('client-credentials') ? 'client_credentials' : context.valid_jwt !== undefined ? 'jwt_bearer' : context.idp_token_endpoint !== undefined ? 'enterprise' : undefined;
+  const machine = grant !== undefined;
   let server = `conformance=${url}`;
   if (context.client_id !== undefined) {
     cwd = mkdtempSync(path.join(os.tmpdir(), 'oxo-conformance-project-'));
@@ -48,7 +50,15 @@ if (scenario.startsWith('auth/')) {
       env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
       oauth.push('private_key_env = "CONFORMANCE_PRIVATE_KEY"');
     }
-    if (machine) oauth.push('grant = "client_credentials"');
+    if (context.valid_jwt !== undefined) {
+      env.CONFORMANCE_WORKLOAD_JWT = context.valid_jwt;
+      oauth.push('assertion_env = "CONFORMANCE_WORKLOAD_JWT"');
+    }
+    if (context.idp_token_endpoint !== undefined) {
+      env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
+      oauth.push(`idp_token_endpoint = ${JSON.stringify(context.idp_token_endpoint)}`, `idp_client_id = ${JSON.stringify(context.idp_client_id)}`, 'id_token_env = "CONFORMANCE_ID_TOKEN"');
+    }
+    if (machine) oauth.push(`grant = "${grant}"`);
     writeFileSync(
       path.join(cwd, '.oxo-flow', 'skills', 'conformance.skill.toml'),
       `name = "conformance"\nversion = "1.0.0"\ndescription = "Use for the conformance suite's server"\nskill_type = "tool"\nrequires = [${JSON.stringify(url)}]\n\n[mcp]\noauth = { ${oauth.join(', ')} }\n`,

@@ -16,14 +16,21 @@ export interface StreamableHttpOptions {
   connectTimeoutMs?: number;
   /** Cap on the bytes read from one HTTP response. */
   maxResponseBytes?: number;
-  /** OAuth (oauth.ts): a bearer token for each request, and what to do after a 401. */
+  /** OAuth (oauth.ts): the Authorization (and DPoP proof) of each request, and what to do after a 401. */
   auth?: TransportAuth;
 }
 
 export interface TransportAuth {
-  token(): Promise<string | undefined>;
-  /** After a 401: true when a new token was had without a person, so one retry can succeed. */
-  unauthorized(wwwAuthenticate: string | undefined): Promise<boolean>;
+  /**
+   * The headers that authenticate one request (`authorization`, and `dpop` with a proof for this
+   * method and address when the token is DPoP-bound); none without a token.
+   */
+  headers(method: string, url: URL): Promise<Record<string, string>>;
+  /**
+   * After a 401: true when a new token (or the DPoP nonce the server sent with `use_dpop_nonce`)
+   * was had without a person, so one retry can succeed.
+   */
+  unauthorized(wwwAuthenticate: string | undefined, dpopNonce?: string): Promise<boolean>;
   /**
    * After a 403 insufficient_scope: true when a token with the larger scope was had without a
    * person (client credentials); otherwise the scope is remembered for the next `ai login`.
@@ -65,8 +72,6 @@ export class StreamableHttpTransport implements Transport {
   /** The proxy the requests go through, shown without credentials; undefined when direct. */
   private readonly via: string | undefined;
   private readonly auth: TransportAuth | undefined;
-  /** The OAuth token of the latest request, sent on the GET stream and DELETE too (never shown). */
-  private bearer: string | undefined;
 
   constructor(options: StreamableHttpOptions) {
     this.url = new URL(options.url);
@@ -107,7 +112,7 @@ export class StreamableHttpTransport implements Transport {
   private async readGetStream(signal: AbortSignal): Promise<void> {
     const state: SseState = { waiting: new Set() };
     for (let attempt = 0; attempt <= MAX_RESUMES && !signal.aborted; attempt++) {
-      const headers: Record<string, string> = this.headers('text/event-stream');
+      const headers: Record<string, string> = { ...this.headers('text/event-stream'), ...(await this.authHeaders('GET')) };
       if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
       let res: Response;
       try {
@@ -153,9 +158,13 @@ export class StreamableHttpTransport implements Transport {
     this.session = undefined;
   }
 
+  /** OAuth headers for one request (a DPoP proof is for one method and address, so never reused). */
+  private async authHeaders(method: string): Promise<Record<string, string>> {
+    return this.auth === undefined ? {} : this.auth.headers(method, this.url).catch(() => ({}));
+  }
+
   private headers(accept: string): Record<string, string> {
     const h: Record<string, string> = { ...this.extraHeaders, accept };
-    if (this.bearer !== undefined) h.authorization = `Bearer ${this.bearer}`;
     if (this.session !== undefined) h['mcp-session-id'] = this.session;
     if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
     return h;
@@ -163,10 +172,9 @@ export class StreamableHttpTransport implements Transport {
 
   async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false): Promise<void> {
     const isInitialize = 'method' in message && message.method === 'initialize';
-    if (this.auth !== undefined) this.bearer = await this.auth.token();
     const sentSession = this.session !== undefined;
     const body = JSON.stringify(message);
-    const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' };
+    const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), ...(await this.authHeaders('POST')), 'content-type': 'application/json' };
     if (isInitialize) delete headers['mcp-session-id'];
     Object.assign(headers, routingHeaders(message));
     const res = await this.post(body, headers, options.signal);
@@ -181,7 +189,7 @@ export class StreamableHttpTransport implements Transport {
       await drain(res);
       const header = headerValue(res.headers['www-authenticate']);
       // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
-      if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header).catch(() => false))) return this.send(message, options, true);
+      if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header, headerValue(res.headers['dpop-nonce'])).catch(() => false))) return this.send(message, options, true);
       // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
       const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';
       if (stepUp && !retried && (await this.auth!.insufficientScope!(header).catch(() => false))) return this.send(message, options, true);
@@ -258,7 +266,7 @@ export class StreamableHttpTransport implements Transport {
     await this.readSse(res, deliver, options, stream);
     for (let attempt = 1; stream.waiting.size > 0 && stream.lastEventId !== undefined && attempt <= MAX_RESUMES; attempt++) {
       await delay(Math.min(stream.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), options.signal);
-      const headers = { ...this.headers('text/event-stream'), 'last-event-id': stream.lastEventId };
+      const headers = { ...this.headers('text/event-stream'), ...(await this.authHeaders('GET')), 'last-event-id': stream.lastEventId };
       let get: Response;
       try {
         get = await this.client.request(this.url, { method: 'GET', headers, ...(options.signal ? { signal: options.signal } : {}) });
@@ -312,7 +320,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.session !== undefined) {
       const signal = AbortSignal.timeout(2_000);
       try {
-        const res = await this.client.request(this.url, { method: 'DELETE', headers: this.headers('application/json, text/event-stream'), signal });
+        const res = await this.client.request(this.url, { method: 'DELETE', headers: { ...this.headers('application/json, text/event-stream'), ...(await this.authHeaders('DELETE')) }, signal });
         await drain(res);
       } catch {
         // Best effort: 405, a dead server or a timeout all leave nothing for us to do.
