@@ -83,6 +83,7 @@ function inTerminal(cliArgs) {
     let screen = '';
     let answered = false;
     let fieldsAnswered = 0;
+    let pagesRead = 0;
     let sent = false;
     child.stdout.on('data', (d) => {
       screen += d.toString();
@@ -90,6 +91,12 @@ function inTerminal(cliArgs) {
       if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
         answered = true;
         child.stdin.write('y\r');
+      }
+      // Long arguments are shown a page at a time: read on, as a person would.
+      const pages = screen.split('Enter: next page').length - 1;
+      if (pages > pagesRead) {
+        pagesRead = pages;
+        child.stdin.write('\r');
       }
       const fields = screen.split('  › ').length - 1;
       if (fields > fieldsAnswered && /: (\u001b\[\d+G)?$/.test(screen)) {
@@ -107,6 +114,26 @@ function inTerminal(cliArgs) {
       resolve({ code: code ?? 1, screen });
     });
   });
+}
+
+// JSON Schema 2020-12 preservation: what oxo-flow would hand the model as the focal tool's input
+// schema (`ai tools --json`) is sent back verbatim through the echo tool; the suite compares it
+// with the schema it published.
+if (scenario === 'json-schema-2020-12-preservation') {
+  const { execFileSync } = await import('node:child_process');
+  const listed = JSON.parse(execFileSync(process.execPath, [cli, '--json', 'ai', 'tools', '--mcp', `conformance=${url}`], { encoding: 'utf8', env, cwd }));
+  const focal = listed.tools.find((t) => t.name === 'mcp_conformance_json_schema_2020_12_tool');
+  if (focal === undefined) throw new Error('ai tools did not list mcp_conformance_json_schema_2020_12_tool');
+  commandArgs = ['ai', 'call', 'mcp_conformance_json_schema_echo', '--args', JSON.stringify({ schema: focal.input_schema }), '--mcp', `conformance=${url}`];
+}
+
+// SEP-2322: four tools, each called as a person would (the forms they ask for answered in the terminal).
+if (scenario === 'sep-2322-client-request-state') {
+  let code = 0;
+  for (const tool of ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
+    code = Math.max(code, (await inTerminal(['ai', 'call', `mcp_conformance_${tool}`, '--mcp', `conformance=${url}`])).code);
+  }
+  process.exit(code);
 }
 
 let outcome = await inTerminal(commandArgs);

@@ -18,6 +18,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /**
+ * The stateless revision (SEP-2575): no initialize and no session; every request says the version
+ * (MCP-Protocol-Version header and `_meta`), who the client is and what it can do.
+ */
+export const STATELESS_PROTOCOL_VERSION = '2026-07-28';
+
+/**
  * The schemas, built on first use: zod is loaded only when an MCP message is read, so commands that
  * load this module without talking to a server (ai status, the --ai review) never pay for it.
  */
@@ -89,13 +95,32 @@ function buildSchemas() {
 
   const EmptyResultSchema = z.looseObject({});
 
+  /** 2026-07-28 server/discover: what initialize told before, without a session. */
+  const DiscoverResultSchema = z.looseObject({
+    supportedVersions: z.array(z.string()).optional(),
+    capabilities: z.looseObject({ tools: z.looseObject({ listChanged: z.boolean().optional() }).optional() }).default({}),
+    serverInfo: z.looseObject({ name: z.string(), version: z.string().optional(), title: z.string().optional() }),
+    instructions: z.string().optional(),
+  });
+
+  /**
+   * SEP-2322 (multi round-trip requests): the tool needs answers first (a form for the person); the
+   * call is sent again with them and the server's requestState, exactly as it was given.
+   */
+  const InputRequiredResultSchema = z.looseObject({
+    resultType: z.literal('input_required'),
+    inputRequests: z.record(z.string(), z.looseObject({ method: z.string(), params: z.record(z.string(), z.unknown()).optional() })).default({}),
+    requestState: z.string().optional(),
+  });
+  const CallToolAnswerSchema = z.union([InputRequiredResultSchema, CallToolResultSchema]);
+
   const ProgressParamsSchema = z.looseObject({
     progressToken: z.union([z.string(), z.number()]),
     progress: z.number(),
     total: z.number().optional(),
     message: z.string().optional(),
   });
-  return { RequestId, JsonRpcErrorSchema, JsonRpcResponseSchema, JsonRpcRequestSchema, JsonRpcNotificationSchema, InitializeResultSchema, ToolAnnotationsSchema, ToolSchema, ListToolsResultSchema, ContentBlockSchema, CallToolResultSchema, EmptyResultSchema, ProgressParamsSchema };
+  return { RequestId, JsonRpcErrorSchema, JsonRpcResponseSchema, JsonRpcRequestSchema, JsonRpcNotificationSchema, InitializeResultSchema, ToolAnnotationsSchema, ToolSchema, ListToolsResultSchema, ContentBlockSchema, CallToolResultSchema, EmptyResultSchema, ProgressParamsSchema, DiscoverResultSchema, InputRequiredResultSchema, CallToolAnswerSchema };
 }
 
 let built: ReturnType<typeof buildSchemas> | undefined;
@@ -116,6 +141,7 @@ export type Tool = z.infer<Schemas['ToolSchema']>;
 export type ListToolsResult = z.infer<Schemas['ListToolsResultSchema']>;
 export type ContentBlock = z.infer<Schemas['ContentBlockSchema']> & Record<string, unknown>;
 export type CallToolResult = z.infer<Schemas['CallToolResultSchema']>;
+export type InputRequiredResult = z.infer<Schemas['InputRequiredResultSchema']>;
 
 /**
  * Classify one decoded JSON value. A request has `method` and `id`; a notification has `method`
