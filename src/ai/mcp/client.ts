@@ -98,7 +98,15 @@ export class McpClient {
       if (err instanceof McpFailure && err.code === 'MCP020' && err.rpcCode === UNSUPPORTED_PROTOCOL_VERSION) throw versionFailure(supportedOf(err.rpcData).join(', ') || 'none named');
       throw err;
     }
-    if (result.protocolVersion === STATELESS_PROTOCOL_VERSION) return this.discover();
+    if (result.protocolVersion === STATELESS_PROTOCOL_VERSION) {
+      // A server that still answers initialize but chose the stateless revision: what it said
+      // stands for server/discover; every request from now on carries the version in _meta.
+      this.stateless = true;
+      this.transport.setProtocolVersion(STATELESS_PROTOCOL_VERSION);
+      this.rpc.requestMeta = this.requestMeta(STATELESS_PROTOCOL_VERSION);
+      this.initResult = result;
+      return result;
+    }
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
       await this.transport.close();
       throw versionFailure(result.protocolVersion);
@@ -126,7 +134,7 @@ export class McpClient {
     this.initResult = {
       protocolVersion: STATELESS_PROTOCOL_VERSION,
       capabilities: found.capabilities,
-      serverInfo: found.serverInfo,
+      serverInfo: found.serverInfo ?? found._meta?.['io.modelcontextprotocol/serverInfo'] ?? { name: '(the server gives no name)' },
       ...(found.instructions !== undefined ? { instructions: found.instructions } : {}),
     };
     return this.initResult;

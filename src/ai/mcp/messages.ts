@@ -99,8 +99,10 @@ function buildSchemas() {
   const DiscoverResultSchema = z.looseObject({
     supportedVersions: z.array(z.string()).optional(),
     capabilities: z.looseObject({ tools: z.looseObject({ listChanged: z.boolean().optional() }).optional() }).default({}),
-    serverInfo: z.looseObject({ name: z.string(), version: z.string().optional(), title: z.string().optional() }),
+    // In the result, or (later drafts) in its _meta as io.modelcontextprotocol/serverInfo.
+    serverInfo: z.looseObject({ name: z.string(), version: z.string().optional(), title: z.string().optional() }).optional(),
     instructions: z.string().optional(),
+    _meta: z.looseObject({ 'io.modelcontextprotocol/serverInfo': z.looseObject({ name: z.string(), version: z.string().optional(), title: z.string().optional() }).optional() }).optional(),
   });
 
   /**
