@@ -127,11 +127,18 @@ if (scenario === 'json-schema-2020-12-preservation') {
   commandArgs = ['ai', 'call', 'mcp_conformance_json_schema_echo', '--args', JSON.stringify({ schema: focal.input_schema }), '--mcp', `conformance=${url}`];
 }
 
-// SEP-2322: four tools, each called as a person would (the forms they ask for answered in the terminal).
-if (scenario === 'sep-2322-client-request-state') {
+// Scenarios of several calls, each made as a person would (approved, forms answered in the
+// terminal): SEP-2322's four tools; SEP-2243's calls with the arguments the suite hands over, and
+// the one valid tool among invalid ones.
+const calls = {
+  'sep-2322-client-request-state': ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type'].map((name) => ({ name, arguments: {} })),
+  'http-custom-headers': process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).toolCalls : undefined,
+  'http-invalid-tool-headers': [{ name: 'valid_tool', arguments: { region: 'us-west1' } }],
+}[scenario];
+if (calls !== undefined) {
   let code = 0;
-  for (const tool of ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) {
-    code = Math.max(code, (await inTerminal(['ai', 'call', `mcp_conformance_${tool}`, '--mcp', `conformance=${url}`])).code);
+  for (const call of calls) {
+    code = Math.max(code, (await inTerminal(['ai', 'call', `mcp_conformance_${call.name}`, '--args', JSON.stringify(call.arguments), '--mcp', `conformance=${url}`])).code);
   }
   process.exit(code);
 }

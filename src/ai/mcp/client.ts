@@ -16,6 +16,7 @@ import {
   mcpSchemas,
 } from './messages.js';
 import type { ElicitResult } from './elicit.js';
+import { headerParams, paramHeaders } from './param-headers.js';
 import type { Transport } from './transport.js';
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -46,6 +47,9 @@ export class McpClient {
   private initResult: InitializeResult | undefined;
   /** A 2026-07-28 server: no initialize, no session. */
   private stateless = false;
+  /** SEP-2243: per tool, the parameters mirrored into Mcp-Param-* headers. */
+  private readonly headerParams = new Map<string, Record<string, string>>();
+  private rejected: { name: string; reason: string }[] = [];
   private listChanged = false;
 
   constructor(
@@ -62,6 +66,11 @@ export class McpClient {
 
   get serverInfo(): InitializeResult | undefined {
     return this.initResult;
+  }
+
+  /** Tools of the latest listTools left out, and why (invalid x-mcp-header marks, SEP-2243). */
+  get rejectedTools(): readonly { name: string; reason: string }[] {
+    return this.rejected;
   }
 
   /** True once the server said its tool list changed (since the last listTools). */
@@ -152,7 +161,7 @@ export class McpClient {
           timeoutMs: this.handshakeTimeout,
         });
         tools.push(...result.tools);
-        if (result.nextCursor === undefined) return tools;
+        if (result.nextCursor === undefined) return this.keepValid(tools);
         if (seen.has(result.nextCursor)) throw new McpFailure('MCP013', `tools/list returned a cursor it had already returned (page ${page}); stopped listing`);
         if (page >= MAX_TOOL_PAGES || tools.length >= MAX_TOOLS) {
           throw new McpFailure('MCP013', `tools/list kept paginating past ${page} pages / ${tools.length} tools; stopped listing`);
@@ -160,6 +169,21 @@ export class McpClient {
         seen.add(result.nextCursor);
         cursor = result.nextCursor;
       }
+    });
+  }
+
+  /** The tools whose x-mcp-header marks are valid (SEP-2243); the others are set aside with the reason. */
+  private keepValid(tools: Tool[]): Tool[] {
+    this.headerParams.clear();
+    this.rejected = [];
+    return tools.filter((t) => {
+      const marks = headerParams(t.inputSchema);
+      if ('invalid' in marks) {
+        this.rejected.push({ name: t.name, reason: marks.invalid });
+        return false;
+      }
+      if (Object.keys(marks.params).length > 0) this.headerParams.set(t.name, marks.params);
+      return true;
     });
   }
 
@@ -172,9 +196,12 @@ export class McpClient {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     return this.withSession(async () => {
       let params: Record<string, unknown> = { name, arguments: args };
+      const marked = this.headerParams.get(name);
+      const headers = marked !== undefined ? paramHeaders(marked, args) : undefined;
       for (let round = 0; ; round++) {
         const answer = await this.rpc.request('tools/call', params, mcpSchemas().CallToolAnswerSchema, {
           timeoutMs,
+          ...(headers !== undefined ? { headers } : {}),
           maxTotalMs: timeoutMs * 10,
           ...(options.onprogress !== undefined ? { onprogress: options.onprogress } : { onprogress: () => undefined }),
         });

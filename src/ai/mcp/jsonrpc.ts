@@ -30,6 +30,8 @@ export interface RequestOptions {
   /** initialize must never be cancelled (spec), so it gets no notifications/cancelled. */
   cancellable?: boolean;
   onprogress?: (p: Progress) => void;
+  /** Extra HTTP headers of this request (SEP-2243 Mcp-Param-*). */
+  headers?: Record<string, string>;
 }
 
 interface Pending {
@@ -110,7 +112,7 @@ export class JsonRpcSession {
       if (options.onprogress !== undefined) entry.onprogress = options.onprogress;
       this.pending.set(id, entry);
       arm();
-      this.transport.send(message, { signal: controller.signal, awaitIds: [id] }).then(
+      this.transport.send(message, { signal: controller.signal, awaitIds: [id], ...(options.headers !== undefined ? { headers: options.headers } : {}) }).then(
         () => finish({ ok: false, error: new McpFailure('MCP008', `the server ended its reply to ${method} without sending the response`) }),
         (err: unknown) => finish({ ok: false, error: err instanceof Error ? err : new Error(String(err)) }),
       );

@@ -177,6 +177,7 @@ export class StreamableHttpTransport implements Transport {
     const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), ...(await this.authHeaders('POST')), 'content-type': 'application/json' };
     if (isInitialize) delete headers['mcp-session-id'];
     Object.assign(headers, routingHeaders(message));
+    for (const [k, v] of Object.entries(options.headers ?? {})) if (!RESERVED_HEADERS.has(k.toLowerCase()) && k.toLowerCase() !== 'authorization' && k.toLowerCase() !== 'dpop') headers[k] = v;
     const res = await this.post(body, headers, options.signal);
     const status = res.statusCode;
     const contentType = mediaType(res.headers['content-type']);

@@ -106,14 +106,10 @@ describe('MCP conformance suite 0.1.13, client scenarios', () => {
 
 /**
  * What this client does not do, by scenario of the newest suite, with the checks that fail for it
- * (docs/mcp.md, "Conformance"). A scenario that starts passing, or a new failure, fails the test.
- * - http-custom-headers, http-invalid-tool-headers: SEP-2243 Mcp-Param-* headers mirrored from
- *   tool arguments (x-mcp-header), and refusing tools whose annotations are invalid.
+ * (docs/mcp.md, "Conformance"): nothing at present. A scenario that starts failing, or a new
+ * failure, fails the test; list it here only with the reason it is not done.
  */
-const NEWEST_NOT_DONE: Record<string, string[]> = {
-  'http-custom-headers': ['sep-2243-client-supports-custom-headers', 'sep-2243-client-mirrors-designated-params', 'sep-2243-client-encode-values', 'sep-2243-client-base64-unsafe', 'sep-2243-client-omit-null'],
-  'http-invalid-tool-headers': ['sep-2243-client-reject-invalid-tool'],
-};
+const NEWEST_NOT_DONE: Record<string, string[]> = {};
 /**
  * The scenarios the SDK's reference client passes (every check) at this suite version: the
  * conformance repository's examples/clients/typescript/everything-client.ts (source at the commit
