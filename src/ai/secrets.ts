@@ -201,7 +201,10 @@ export function oauthSecrets(oauth: object | undefined, env: Readonly<Record<str
   for (const [k, name] of Object.entries(oauth ?? {})) {
     if (!k.endsWith('Env') || typeof name !== 'string') continue;
     const value = env[name];
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH) out.push(value, ...value.split(/\r?\n/).filter((l) => l.length >= 16));
+    if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
+    out.push(value);
+    // A PEM key's lines, too: a message may quote one line of it.
+    if (value.includes('\n')) out.push(...value.split(/\r?\n/).filter((l) => l.length >= 16));
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // $OXO_FLOW_HOME/oauth/<server>.dpop.pem (mode 0600, in the 0700 folder of the tokens) so a bound
 // token outlives the command; a fresh proof (a JWT signed with that key, naming the HTTP method and
 // address) on every token request and every request that carries the token; the server's nonce
-// (`use_dpop_nonce`) kept per origin and answered with exactly one retry. Neither the key nor a
+// (`use_dpop_nonce`) kept per address and answered with exactly one retry. Neither the key nor a
 // proof is ever printed.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ export function jwkThumbprint(jwk: { crv: string; kty: string; x: string; y: str
 }
 
 export class DpopKey {
-  /** Server nonces by origin (RFC 9449 §8, §9): the authorization server's and the MCP server's. */
+  /** Server nonces by address (RFC 9449 §8, §9): the token endpoint's and the MCP server's. */
   private readonly nonces = new Map<string, string>();
   private readonly jwk: { kty: string; crv: string; x: string; y: string };
 
@@ -79,8 +79,7 @@ export class DpopKey {
 
   /** A fresh proof for one request; with the access token it carries `ath` (its SHA-256). */
   proof(method: string, url: string | URL, accessToken?: string, now = Date.now()): string {
-    const origin = new URL(url).origin;
-    const nonce = this.nonces.get(origin);
+    const nonce = this.nonces.get(proofTarget(url));
     const claims = {
       jti: b64url(randomBytes(16)),
       htm: method.toUpperCase(),
@@ -100,9 +99,9 @@ export class DpopKey {
   takeNonce(url: string | URL, header: string | string[] | undefined): boolean {
     const value = Array.isArray(header) ? header[0] : header;
     if (value === undefined || value === '' || !/^[\x21-\x7e]+$/.test(value)) return false;
-    const origin = new URL(url).origin;
-    if (this.nonces.get(origin) === value) return false;
-    this.nonces.set(origin, value);
+    const target = proofTarget(url);
+    if (this.nonces.get(target) === value) return false;
+    this.nonces.set(target, value);
     return true;
   }
 }

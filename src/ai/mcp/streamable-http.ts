@@ -170,7 +170,7 @@ export class StreamableHttpTransport implements Transport {
     return h;
   }
 
-  async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false): Promise<void> {
+  async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false, nonceRetried = false): Promise<void> {
     const isInitialize = 'method' in message && message.method === 'initialize';
     const sentSession = this.session !== undefined;
     const body = JSON.stringify(message);
@@ -190,7 +190,11 @@ export class StreamableHttpTransport implements Transport {
       await drain(res);
       const header = headerValue(res.headers['www-authenticate']);
       // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
-      if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header, headerValue(res.headers['dpop-nonce'])).catch(() => false))) return this.send(message, options, true);
+      // A DPoP nonce demanded (RFC 9449 §9) is worth one more try of its own, even right after a new token.
+      const nonce = status === 401 && parseWwwAuthenticate(header)?.params.error === 'use_dpop_nonce';
+      if (status === 401 && this.auth !== undefined && (!retried || (nonce && !nonceRetried)) && (await this.auth.unauthorized(header, headerValue(res.headers['dpop-nonce'])).catch(() => false))) {
+        return this.send(message, options, true, nonceRetried || nonce);
+      }
       // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
       const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';
       if (stepUp && !retried && (await this.auth!.insufficientScope!(header).catch(() => false))) return this.send(message, options, true);
