@@ -22,7 +22,7 @@ export const mcpCodes = {
   MCP011: { severity: 'error', title: 'MCP redirect refused', hint: 'use the final URL directly; redirects to another origin are never followed so headers cannot leak', doc },
   MCP012: { severity: 'error', title: 'MCP response too large', doc },
   MCP013: { severity: 'error', title: 'MCP tool list pagination stopped', hint: 'the server kept paginating (or repeated a cursor); report it to the server\'s maintainers', doc },
-  MCP014: { severity: 'error', title: 'a header of the tool skill names an unset environment variable', hint: 'export the variable before running oxo-flow', doc },
+  MCP014: { severity: 'error', title: 'a header or [mcp] oauth setting of the tool skill names an unset environment variable', hint: 'export the variable before running oxo-flow', doc },
   MCP015: { severity: 'error', title: 'MCP connection closed', doc },
   MCP016: { severity: 'error', title: 'OAuth authorization with the MCP server failed', hint: 'run `oxo-flow ai login SERVER` in a terminal, or check the skill\'s [mcp] oauth settings', doc },
   MCP020: { severity: 'error', title: 'MCP server reported an error', doc },

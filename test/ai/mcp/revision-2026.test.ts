@@ -41,7 +41,7 @@ describe('2026-07-28 (stateless, SEP-2575)', () => {
     expect(methods).toEqual(['initialize', 'server/discover', 'tools/list']);
     // initialize already says its version both ways (so such a server can answer which it speaks).
     expect(raw.received[0]!.headers['mcp-protocol-version']).toBe('2025-11-25');
-    expect((raw.received[0]!.message.params?._meta as Record<string, unknown>)[META]).toBe('2025-11-25');
+    expect(raw.received[0]!.message.params?._meta).toMatchObject({ [META]: '2025-11-25' });
     for (const r of raw.received.slice(1)) {
       expect(r.headers['mcp-protocol-version']).toBe('2026-07-28');
       expect(r.message.params?._meta).toEqual({ [META]: '2026-07-28', 'io.modelcontextprotocol/clientInfo': clientInfo, 'io.modelcontextprotocol/clientCapabilities': {} });
