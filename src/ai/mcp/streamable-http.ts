@@ -49,6 +49,8 @@ const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_RESUMES = 2;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10_000;
+/** Tokens and DPoP proofs remembered for masking (proofs are one per request). */
+const MAX_REMEMBERED_CREDENTIALS = 32;
 
 interface SseState {
   /** Request ids still unanswered. */
@@ -135,7 +137,7 @@ export class StreamableHttpTransport implements Transport {
             if (event.id !== undefined) state.lastEventId = event.id;
             if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
             try {
-              for (const m of decodePayload(event.data, this.shownUrl)) this.onmessage?.(m);
+              for (const m of decodePayload(this.scrub(event.data), this.shownUrl)) this.onmessage?.(m);
             } catch {
               // A malformed message on the optional stream is dropped; requests have their own replies.
             }
@@ -160,7 +162,21 @@ export class StreamableHttpTransport implements Transport {
 
   /** OAuth headers for one request (a DPoP proof is for one method and address, so never reused). */
   private async authHeaders(method: string): Promise<Record<string, string>> {
-    return this.auth === undefined ? {} : this.auth.headers(method, this.url).catch(() => ({}));
+    if (this.auth === undefined) return {};
+    const h = await this.auth.headers(method, this.url).catch((): Record<string, string> => ({}));
+    // The token and proof are ours to keep secret: a server that echoes them gets them masked.
+    for (const v of Object.values(h)) for (const part of [v, v.replace(/^\S+\s+/, '')]) if (part.length >= 8) this.credentials.add(part);
+    while (this.credentials.size > MAX_REMEMBERED_CREDENTIALS) this.credentials.delete(this.credentials.values().next().value!);
+    return h;
+  }
+
+  /** Credentials (OAuth tokens, DPoP proofs) this transport sent, masked in whatever the server sends back. */
+  private readonly credentials = new Set<string>();
+
+  private scrub(text: string): string {
+    let out = text;
+    for (const c of this.credentials) if (out.includes(c)) out = out.split(c).join('***');
+    return out;
   }
 
   private headers(accept: string): Record<string, string> {
@@ -198,7 +214,7 @@ export class StreamableHttpTransport implements Transport {
       // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
       const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';
       if (stepUp && !retried && (await this.auth!.insufficientScope!(header).catch(() => false))) return this.send(message, options, true);
-      const challenge = describeAuthChallenge(header);
+      const challenge = describeAuthChallenge(header === undefined ? undefined : this.scrub(header));
       throw new McpFailure(
         'MCP005',
         `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : stepUp ? ' (the token lacks a scope this request needs)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
@@ -206,7 +222,7 @@ export class StreamableHttpTransport implements Transport {
       );
     }
     if (status >= 400) {
-      const text = await readText(res, 64 * 1024).catch(() => '');
+      const text = this.scrub(await readText(res, 64 * 1024).catch(() => ''));
       const rpc = safeJson(text);
       const rpcMessage = rpc !== undefined ? parseJsonRpcMessage(rpc) : undefined;
       const rpcError = rpcMessage && isResponse(rpcMessage) ? responseError(rpcMessage) : undefined;
@@ -238,7 +254,7 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     if (contentType === 'application/json') {
-      const text = await readText(res, this.maxBytes, this.shownUrl);
+      const text = this.scrub(await readText(res, this.maxBytes, this.shownUrl));
       if (text.trim() === '') return;
       for (const m of decodePayload(text, this.shownUrl)) deliver(m);
       return;
@@ -302,7 +318,7 @@ export class StreamableHttpTransport implements Transport {
           // Priming events carry an id and no data; named events other than "message" are not MCP.
           if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
           try {
-            for (const m of decodePayload(event.data, this.shownUrl)) {
+            for (const m of decodePayload(this.scrub(event.data), this.shownUrl)) {
               if (isResponse(m) && m.id !== null) waiting.delete(m.id);
               deliver(m);
             }

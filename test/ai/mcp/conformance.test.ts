@@ -159,7 +159,7 @@ describe.skipIf(node22 === undefined)('MCP conformance suite 0.2.0-alpha.12 (the
     console.log(
       [
         `scenario (0.2.0-alpha.12)                    checks passed    — ${passing.size}/${names.length} scenarios pass every check`,
-        ...rows.map((r) => `${r.name.padEnd(44)} ${r.passed}/${r.total}${r.failed.length > 0 ? `  (not done: ${r.failed.join(', ')})` : NO_CHECKS.has(r.name) ? '  (no check recorded: skills-over-MCP extension)' : ''}${REFERENCE_CLIENT_PASSES.includes(r.name) ? '' : '  [reference client fails]'}`),
+        ...rows.map((r) => `${r.name.padEnd(44)} ${r.passed}/${r.total}${r.failed.length > 0 ? `  (not done: ${r.failed.join(', ')})` : NO_CHECKS.has(r.name) ? '  (no check recorded: skills-over-MCP extension)' : ''}${REFERENCE_CLIENT_PASSES.includes(r.name) || NO_CHECKS.has(r.name) ? '' : '  [reference client fails]'}`),
         `reference client (everything-client, SDK 1.29.0): ${REFERENCE_CLIENT_PASSES.length}/${names.length}; oxo-flow passes ${REFERENCE_CLIENT_PASSES.length - referenceMissed.length}/${REFERENCE_CLIENT_PASSES.length} of those${referenceMissed.length > 0 ? ` (misses ${referenceMissed.join(', ')})` : ''}, and ${beyondReference.length} more (${beyondReference.join(', ')})`,
       ].join('\n'),
     );

@@ -1,11 +1,9 @@
 // DPoP-bound tokens (RFC 9449) and the machine grants without a client secret of their own:
 // jwt_bearer (RFC 7523, a workload's JWT) and enterprise (SEP-990: the ID token exchanged at the
 // identity provider, RFC 8693, then a jwt-bearer grant). Against a real authorization server, identity
-// provider and MCP server on 127.0.0.1 that check every proof with node:crypto and demand their nonces.
-import { createHash, createPublicKey, verify } from 'node:crypto';
+// provider and MCP server on 127.0.0.1 (test/helpers/mcp-dpop-server.ts) that check every proof with
+// node:crypto and demand their nonces.
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,109 +13,7 @@ import { McpAuth, type OAuthSettings } from '../../../src/ai/mcp/oauth.js';
 import { StreamableHttpTransport } from '../../../src/ai/mcp/streamable-http.js';
 import { forgetStoredAuth } from '../../../src/ai/mcp/token-store.js';
 import { oauthSecrets } from '../../../src/ai/secrets.js';
-
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
-const b64 = (s: string) => Buffer.from(s).toString('base64url');
-const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-const WORKLOAD_JWT = `${b64('{"alg":"none"}')}.${b64('{"sub":"ci-runner-7"}')}.workload-signature-value`;
-const ID_TOKEN = `${b64('{"alg":"none"}')}.${b64('{"sub":"ada@lab"}')}.id-token-signature-value`;
-const ID_JAG = 'id-jag-assertion-value-0123';
-
-interface Proof {
-  header: { typ: string; alg: string; jwk: { kty: string; crv: string; x: string; y: string } };
-  claims: { jti: string; htm: string; htu: string; iat: number; ath?: string; nonce?: string };
-}
-
-/** A DPoP proof's problem, or the proof (signature checked with the key it carries). */
-function checkProof(value: string | undefined, method: string, url: string): Proof | string {
-  if (value === undefined) return 'no proof';
-  const [h, p, s] = value.split('.');
-  const proof = { header: decode(h!), claims: decode(p!) } as Proof;
-  if (proof.header.typ !== 'dpop+jwt' || proof.header.alg !== 'ES256') return 'header';
-  if ('d' in proof.header.jwk) return 'private key in proof';
-  const key = createPublicKey({ key: proof.header.jwk, format: 'jwk' });
-  if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s!, 'base64url'))) return 'signature';
-  if (proof.claims.htm !== method || proof.claims.htu !== url) return 'htm/htu';
-  if (Math.abs(proof.claims.iat - Date.now() / 1000) > 60) return 'iat';
-  return proof;
-}
-
-interface Fixture {
-  url: string;
-  origin: string;
-  tokenForms: Record<string, string>[];
-  tokenAuth: (string | undefined)[];
-  idpForms: Record<string, string>[];
-  mcpAuth: { scheme: string; proof?: Proof }[];
-  problems: string[];
-  close(): Promise<void>;
-}
-
-/**
- * PRM + AS metadata (DPoP offered) + token endpoint (nonce demanded) + IdP token exchange + an MCP
- * endpoint that wants a DPoP-bound token with its own nonce, or a bearer token when not bound.
- */
-async function startFixture(): Promise<Fixture> {
-  const f = { tokenForms: [], tokenAuth: [], idpForms: [], mcpAuth: [], problems: [] } as unknown as Fixture;
-  const bound = new Map<string, string | undefined>();
-  let n = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      const send = (status: number, value: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
-      const u = new URL(req.url ?? '/', f.origin);
-      if (u.pathname === '/.well-known/oauth-protected-resource/mcp') return send(200, { resource: f.url, authorization_servers: [f.origin] });
-      if (u.pathname === '/.well-known/oauth-authorization-server') {
-        return send(200, { issuer: f.origin, token_endpoint: `${f.origin}/token`, grant_types_supported: [JWT_BEARER], dpop_signing_alg_values_supported: ['ES256'] });
-      }
-      if (u.pathname === '/idp/token') {
-        const form = Object.fromEntries(new URLSearchParams(body));
-        f.idpForms.push(form);
-        return send(200, { access_token: ID_JAG, issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' });
-      }
-      if (u.pathname === '/token') {
-        const form = Object.fromEntries(new URLSearchParams(body));
-        f.tokenForms.push(form);
-        f.tokenAuth.push(req.headers.authorization);
-        const dpop = req.headers.dpop as string | undefined;
-        let jkt: string | undefined;
-        if (dpop !== undefined) {
-          const proof = checkProof(dpop, 'POST', `${f.origin}/token`);
-          if (typeof proof === 'string') return f.problems.push(`token proof: ${proof}`), send(400, { error: 'invalid_dpop_proof' });
-          if (proof.claims.nonce !== 'as-nonce-1') return send(400, { error: 'use_dpop_nonce' }, { 'dpop-nonce': 'as-nonce-1' });
-          jkt = jwkThumbprint(proof.header.jwk);
-        }
-        const token = `tok-${++n}`;
-        bound.set(token, jkt);
-        return send(200, { access_token: token, token_type: jkt !== undefined ? 'DPoP' : 'Bearer', expires_in: 3600 });
-      }
-      if (u.pathname === '/mcp') {
-        const [scheme = '', token = ''] = (req.headers.authorization ?? '').split(' ');
-        if (!bound.has(token)) return send(401, { error: 'invalid_token' }, { 'www-authenticate': `${scheme === 'DPoP' ? 'DPoP' : 'Bearer'} resource_metadata="${f.origin}/.well-known/oauth-protected-resource/mcp"` });
-        const jkt = bound.get(token);
-        if (jkt !== undefined) {
-          const proof = checkProof(req.headers.dpop as string | undefined, req.method ?? '', f.url);
-          if (typeof proof === 'string') return f.problems.push(`mcp proof: ${proof}`), send(401, { error: 'invalid_dpop_proof' });
-          f.mcpAuth.push({ scheme, proof });
-          if (scheme !== 'DPoP' || jwkThumbprint(proof.header.jwk) !== jkt || proof.claims.ath !== createHash('sha256').update(token).digest('base64url')) return f.problems.push('binding'), send(401, {});
-          if (proof.claims.nonce !== 'rs-nonce-1') return send(401, { error: 'use_dpop_nonce' }, { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'rs-nonce-1' });
-        } else f.mcpAuth.push({ scheme });
-        if (req.method !== 'POST') return res.writeHead(405).end();
-        const m = JSON.parse(body) as { id?: number; method: string };
-        if (m.id === undefined) return res.writeHead(202).end();
-        if (m.method === 'initialize') return send(200, { jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fixture' } } });
-        return send(200, { jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'align', inputSchema: { type: 'object' } }] } });
-      }
-      res.writeHead(404).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  f.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  f.url = `${f.origin}/mcp`;
-  f.close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
-  return f;
-}
+import { type Fixture, ID_JAG, ID_TOKEN, JWT_BEARER, startFixture, WORKLOAD_JWT } from '../../helpers/mcp-dpop-server.js';
 
 let fixture: Fixture | undefined;
 let client: McpClient | undefined;
@@ -142,7 +38,7 @@ describe('DPoP (RFC 9449) with a workload JWT (jwt_bearer, RFC 7523)', () => {
     const assertionFile = path.join(home, 'workload.jwt');
     writeFileSync(assertionFile, `${WORKLOAD_JWT}\n`);
     const tools = await connect({ grant: 'jwt_bearer', clientId: 'ci-runner', assertionFile }, {}, home);
-    expect(tools.map((t) => t.name)).toEqual(['align']);
+    expect(tools.map((t) => t.name)).toEqual(['leak']);
     expect(fixture.problems).toEqual([]);
     // The token request: the assertion (the file's text, trimmed), then once more with the AS nonce.
     expect(fixture.tokenForms).toHaveLength(2);
