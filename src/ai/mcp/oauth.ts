@@ -67,7 +67,7 @@ export interface OAuthSettings {
 
 export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt_bearer' | 'enterprise';
 /** Grants that need no person: a token is had whenever one is needed. */
-const isMachineGrant = (g: OAuthGrant | undefined) => g !== undefined && g !== 'authorization_code';
+export const isMachineGrant = (g: OAuthGrant | undefined) => g !== undefined && g !== 'authorization_code';
 
 const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -485,6 +485,11 @@ export class McpAuth {
     return next.tokens;
   }
 
+  /** `ai login` for a machine grant: a token now, so the settings are known to work (no browser). */
+  async obtain(): Promise<StoredAuth> {
+    return this.machineToken(undefined);
+  }
+
   /** A token by the skill's machine grant: client credentials, a workload's JWT, or an enterprise ID token. */
   private async machineToken(wwwAuthenticate: string | undefined, wantedScope?: string): Promise<StoredAuth> {
     const found = await discoverAuthorization(this.client, this.server.url, wwwAuthenticate);
@@ -571,6 +576,15 @@ export function browserCommand(env: Env, platform = process.platform): { command
  * redirect; `open` shows the authorization URL to the person (a browser, and the URL printed).
  */
 export async function login(server: OAuthServer, ctx: OAuthContext, open: (url: string) => Promise<void>, signal?: AbortSignal): Promise<StoredAuth> {
+  // A machine grant needs no browser: the token is got (and kept) as any command would get it.
+  if (isMachineGrant(server.oauth?.grant)) {
+    const auth = new McpAuth(server, ctx);
+    try {
+      return await auth.obtain();
+    } finally {
+      await auth.close();
+    }
+  }
   const client = new HttpClient({ connectTimeoutMs: TIMEOUT_MS }, ctx.env);
   const listener = http.createServer();
   try {
