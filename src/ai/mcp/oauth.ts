@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { drain, HttpClient, readCapped, type Env } from '../../net/http.js';
 import { McpFailure } from './failure.js';
-import { type StoredAuth, type StoredTokens, readStoredAuth, writeStoredAuth } from './token-store.js';
+import { forgetStoredAuth, type StoredAuth, type StoredTokens, readStoredAuth, writeStoredAuth } from './token-store.js';
 import { authorizationValue, DpopKey, wantsDpop } from './dpop.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
 
@@ -119,6 +119,20 @@ async function fetchJson(client: HttpClient, url: string, init: { method: 'GET' 
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** RFC 9728 metadata of the MCP server: at the challenge's resource_metadata, else the well-known paths. */
+async function protectedResourceMetadata(client: HttpClient, serverUrl: string, wwwAuthenticate?: string): Promise<Record<string, unknown> | undefined> {
+  const mcp = new URL(serverUrl);
+  const path = mcp.pathname.replace(/\/$/, '');
+  const urls = [parseWwwAuthenticate(wwwAuthenticate)?.params.resource_metadata, `${mcp.origin}/.well-known/oauth-protected-resource${path}`, `${mcp.origin}/.well-known/oauth-protected-resource`].filter(
+    (u): u is string => u !== undefined && u !== '',
+  );
+  for (const u of [...new Set(urls)]) {
+    const r = await fetchJson(client, u, { method: 'GET' }).catch(() => undefined);
+    if (r?.status === 200 && isObject(r.json)) return r.json;
+  }
+  return undefined;
+}
+
 /** Where the server's authorization is described: the challenge's resource_metadata, then the well-known paths. */
 export async function discoverAuthorization(
   client: HttpClient,
@@ -127,18 +141,7 @@ export async function discoverAuthorization(
 ): Promise<{ resource: string; authServer: AuthServerMetadata; scopes?: string[] }> {
   const mcp = new URL(serverUrl);
   const challenge = parseWwwAuthenticate(wwwAuthenticate);
-  const path = mcp.pathname.replace(/\/$/, '');
-  const prmUrls = [challenge?.params.resource_metadata, `${mcp.origin}/.well-known/oauth-protected-resource${path}`, `${mcp.origin}/.well-known/oauth-protected-resource`].filter(
-    (u): u is string => u !== undefined && u !== '',
-  );
-  let prm: Record<string, unknown> | undefined;
-  for (const u of [...new Set(prmUrls)]) {
-    const r = await fetchJson(client, u, { method: 'GET' }).catch(() => undefined);
-    if (r?.status === 200 && isObject(r.json)) {
-      prm = r.json;
-      break;
-    }
-  }
+  const prm = await protectedResourceMetadata(client, serverUrl, wwwAuthenticate);
   // The metadata must describe this server: same origin, and a resource path the server's URL lies under.
   if (typeof prm?.resource === 'string' && !resourceCovers(prm.resource, serverUrl)) {
     throw new McpFailure('MCP016', `the protected-resource metadata of ${mcp.origin} is for another resource (${prm.resource}); not logging in`, 'the server\'s OAuth metadata is misconfigured, or someone else\'s; tell its operators');
@@ -397,7 +400,9 @@ export class McpAuth {
   get hint(): string {
     return isMachineGrant(this.server.oauth?.grant)
       ? `check [mcp] oauth of the ${this.server.name} skill (${this.server.oauth?.grant === 'client_credentials' ? 'client id and secret' : this.server.oauth?.grant === 'jwt_bearer' ? 'client id and assertion' : 'identity provider, ID token and client'})`
-      : `run \`oxo-flow ai login ${this.server.name}\` once in a terminal; tokens are then refreshed without asking`;
+      : this.movedTo !== undefined
+        ? `${this.server.name} now uses another authorization server (${this.movedTo}); run \`oxo-flow ai login ${this.server.name}\` again`
+        : `run \`oxo-flow ai login ${this.server.name}\` once in a terminal; tokens are then refreshed without asking`;
   }
 
   /** The server's DPoP key (made once, kept in $OXO_FLOW_HOME). */
@@ -454,7 +459,10 @@ export class McpAuth {
     // RFC 9449 §9: the token is fine, the server wants its nonce in the proof.
     const challenge = parseWwwAuthenticate(wwwAuthenticate);
     if (challenge?.scheme.toLowerCase() === 'dpop' && challenge.params.error === 'use_dpop_nonce') return this.dpopKey().takeNonce(this.server.url, dpopNonce);
-    const stored = readStoredAuth(this.ctx.home, this.server.name, this.server.url);
+    let stored = readStoredAuth(this.ctx.home, this.server.name, this.server.url);
+    // SEP-2352: a server that now names another authorization server gets nothing of the old one
+    // (not its client registration, not a token refreshed there): forgotten, and had anew.
+    if (stored?.tokens !== undefined && (await this.authServerMoved(stored, wwwAuthenticate))) stored = undefined;
     if (stored?.tokens?.refresh_token !== undefined) {
       if ((await this.renew(stored).catch(() => undefined)) !== undefined) return true;
     }
@@ -463,6 +471,19 @@ export class McpAuth {
       return true;
     }
     return false;
+  }
+
+  /** The issuer the server names now, when it is not the one its stored tokens come from. */
+  private movedTo: string | undefined;
+
+  private async authServerMoved(stored: StoredAuth, wwwAuthenticate: string | undefined): Promise<boolean> {
+    const prm = await protectedResourceMetadata(this.client, this.server.url, wwwAuthenticate).catch(() => undefined);
+    const named = Array.isArray(prm?.authorization_servers) ? prm!.authorization_servers[0] : undefined;
+    if (typeof named !== 'string' || stored.authServer.issuer === undefined || named === stored.authServer.issuer) return false;
+    this.movedTo = named;
+    forgetStoredAuth(this.ctx.home, this.server.name);
+    this.key = undefined;
+    return true;
   }
 
   /** The stored client, with a configured secret or key read from the environment (never stored). */
