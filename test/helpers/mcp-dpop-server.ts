@@ -73,6 +73,8 @@ export async function startFixture(): Promise<Fixture> {
         const form = Object.fromEntries(new URLSearchParams(body));
         f.tokenForms.push(form);
         f.tokenAuth.push(req.headers.authorization);
+        // A workload JWT that has expired: refused with the error code, and a description that echoes it.
+        if (form.assertion === 'expired.workload.jwt') return send(400, { error: 'invalid_grant', error_description: `expired: ${form.assertion}` });
         const dpop = req.headers.dpop as string | undefined;
         let jkt: string | undefined;
         if (dpop !== undefined) {

@@ -283,7 +283,8 @@ async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Re
     if (auth.client_secret === undefined) throw new McpFailure('MCP016', 'client_secret_basic needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
     headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(auth.client_id)}:${encodeURIComponent(auth.client_secret)}`).toString('base64')}`;
   } else {
-    fields.client_id = auth.client_id;
+    // A workload's assertion may be all the identity there is (RFC 7523 §3.1): no client id then.
+    if (auth.client_id !== '') fields.client_id = auth.client_id;
     if (method === 'client_secret_post') {
       if (auth.client_secret === undefined) throw new McpFailure('MCP016', 'client_secret_post needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
       fields.client_secret = auth.client_secret;
@@ -298,7 +299,8 @@ async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Re
   // RFC 9449 §8: the server wants its nonce in the proof; one retry with it, never a loop.
   if (dpop !== undefined && r.status === 400 && isObject(r.json) && r.json.error === 'use_dpop_nonce' && dpop.takeNonce(endpoint, r.headers['dpop-nonce'])) r = await post();
   if (r.status !== 200 || !isObject(r.json) || typeof r.json.access_token !== 'string') {
-    const err = isObject(r.json) && typeof r.json.error === 'string' ? `: ${r.json.error.replace(/[^\x20-\x7e]/g, '?').slice(0, 100)}` : '';
+    // Only an error code as RFC 6749 §5.2 spells them (a server may put anything in the body, an echo of the assertion too).
+    const err = isObject(r.json) && typeof r.json.error === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(r.json.error) ? `: ${r.json.error}` : '';
     throw new McpFailure('MCP016', `the ${who} refused the ${grantName(form.grant_type)} token request (HTTP ${r.status}${err})`);
   }
   const j = r.json;
@@ -526,7 +528,7 @@ export class McpAuth {
       form = { grant_type: 'client_credentials' };
     } else {
       registered = configuredClient(this.server, this.ctx.env) ?? { client_id: '' };
-      if (registered.client_id === '') throw new McpFailure('MCP016', `the ${grant.replace('_', '-')} grant needs the client id the authorization server knows this client by`, 'set [mcp] oauth client_id in the skill');
+      if (registered.client_id === '' && grant === 'enterprise') throw new McpFailure('MCP016', `the ${grant.replace('_', '-')} grant needs the client id the authorization server knows this client by`, 'set [mcp] oauth client_id in the skill');
       const assertion = grant === 'jwt_bearer' ? readCredential(this.ctx.env, o.assertionEnv, o.assertionFile, 'assertion', 'assertion') : await this.idJag(found);
       form = { grant_type: JWT_BEARER_GRANT, assertion };
     }

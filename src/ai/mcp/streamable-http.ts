@@ -208,8 +208,16 @@ export class StreamableHttpTransport implements Transport {
       // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
       // A DPoP nonce demanded (RFC 9449 §9) is worth one more try of its own, even right after a new token.
       const nonce = status === 401 && parseWwwAuthenticate(header)?.params.error === 'use_dpop_nonce';
-      if (status === 401 && this.auth !== undefined && (!retried || (nonce && !nonceRetried)) && (await this.auth.unauthorized(header, headerValue(res.headers['dpop-nonce'])).catch(() => false))) {
-        return this.send(message, options, true, nonceRetried || nonce);
+      if (status === 401 && this.auth !== undefined && (!retried || (nonce && !nonceRetried))) {
+        let renewed: boolean;
+        try {
+          renewed = await this.auth.unauthorized(header, headerValue(res.headers['dpop-nonce']));
+        } catch (err) {
+          // A machine grant that was refused (or is misconfigured) says why: more use than the 401.
+          if (err instanceof McpFailure && (err.code === 'MCP016' || err.code === 'MCP014')) throw err;
+          renewed = false;
+        }
+        if (renewed) return this.send(message, options, true, nonceRetried || nonce);
       }
       // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
       const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';

@@ -83,6 +83,19 @@ describe('DPoP (RFC 9449) with a workload JWT (jwt_bearer, RFC 7523)', () => {
   });
 });
 
+describe('a refused workload assertion', () => {
+  it('is MCP016 naming the error code, tried once (no retry, no other grant), the assertion never shown; no client id is sent when none is set', async () => {
+    fixture = await startFixture();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'oxo-wif-'));
+    const err = (await connect({ grant: 'jwt_bearer', assertionEnv: 'CI_ID_JWT' }, { CI_ID_JWT: 'expired.workload.jwt' }, home).catch((e: unknown) => e)) as Error & { code: string };
+    expect(err.code).toBe('MCP016');
+    expect(err.message).toMatch(/refused the jwt-bearer token request \(HTTP 400: invalid_grant\)/);
+    expect(err.message).not.toContain('expired.workload.jwt');
+    expect(fixture.tokenForms.filter((f) => f.assertion !== undefined)).toHaveLength(1);
+    expect(fixture.tokenForms.every((f) => f.grant_type === JWT_BEARER && f.client_id === undefined)).toBe(true);
+  });
+});
+
 describe('enterprise-managed authorization (SEP-990)', () => {
   it('exchanges the ID token at the IdP for an ID-JAG, then gets a bound token with it as the client; no credential in the stored file', async () => {
     fixture = await startFixture();
