@@ -7,6 +7,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { McpFailure } from './failure.js';
 
 const b64url = (buf: Buffer) => buf.toString('base64url');
 const part = (v: unknown) => b64url(Buffer.from(JSON.stringify(v)));
@@ -54,12 +55,17 @@ export class DpopKey {
     }
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const dir = path.dirname(file);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    chmodSync(dir, 0o700);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, file);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, file);
+    } catch (err) {
+      // A key that cannot be kept would bind tokens to nothing the next command has.
+      throw new McpFailure('MCP016', `cannot keep the DPoP key in ${dir} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'make $OXO_FLOW_HOME writable, or set [mcp] oauth dpop = false in the skill');
+    }
     return new DpopKey(privateKey);
   }
 
