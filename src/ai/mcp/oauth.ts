@@ -196,7 +196,7 @@ function resourceCovers(resource: string, serverUrl: string): boolean {
 }
 
 /** RFC 7591 dynamic client registration. */
-async function registerClient(client: HttpClient, as: AuthServerMetadata, redirectUris: string[], grant: 'authorization_code' | 'client_credentials', ctx: OAuthContext) {
+async function registerClient(client: HttpClient, as: AuthServerMetadata, redirectUris: string[], grant: 'authorization_code' | 'client_credentials', ctx: OAuthContext, dpop = false) {
   if (as.registration_endpoint === undefined) {
     throw new McpFailure('MCP016', 'the authorization server offers no dynamic client registration', 'register oxo-flow with the server\'s administrator and set [mcp] oauth = { client_id = "…" } in the skill');
   }
@@ -208,6 +208,8 @@ async function registerClient(client: HttpClient, as: AuthServerMetadata, redire
     grant_types: grant === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
     response_types: grant === 'client_credentials' ? [] : ['code'],
     token_endpoint_auth_method: grant === 'client_credentials' ? 'client_secret_basic' : 'none',
+    // RFC 9449 §5.2: this client always binds its tokens (when it uses DPoP with this server).
+    ...(dpop ? { dpop_bound_access_tokens: true } : {}),
   };
   const r = await fetchJson(client, as.registration_endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if ((r.status !== 201 && r.status !== 200) || !isObject(r.json) || typeof r.json.client_id !== 'string') {
@@ -524,7 +526,7 @@ export class McpAuth {
     let registered: ClientAuth;
     let form: Record<string, string>;
     if (grant === 'client_credentials') {
-      registered = configuredClient(this.server, this.ctx.env) ?? (await registerClient(this.client, found.authServer, [], 'client_credentials', this.ctx));
+      registered = configuredClient(this.server, this.ctx.env) ?? (await registerClient(this.client, found.authServer, [], 'client_credentials', this.ctx, dpop !== undefined));
       form = { grant_type: 'client_credentials' };
     } else {
       registered = configuredClient(this.server, this.ctx.env) ?? { client_id: '' };
@@ -619,10 +621,10 @@ export async function login(server: OAuthServer, ctx: OAuthContext, open: (url: 
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`;
     const secret = clientSecret(server, ctx.env);
-    const registered = configuredClient(server, ctx.env) ?? (await registerClient(client, found.authServer, [redirectUri], 'authorization_code', ctx));
-    const { verifier, challenge: codeChallenge } = pkcePair();
     // DPoP: the code is bound to the key too (RFC 9449 §10), so only this client can redeem it.
     const dpop = wantsDpop(server.oauth?.dpop, found.authServer.dpop_signing_alg_values_supported) ? DpopKey.forServer(ctx.home, server.name) : undefined;
+    const registered = configuredClient(server, ctx.env) ?? (await registerClient(client, found.authServer, [redirectUri], 'authorization_code', ctx, dpop !== undefined));
+    const { verifier, challenge: codeChallenge } = pkcePair();
     const state = b64url(randomBytes(16));
     // A scope the server asked for since the last login (403 insufficient_scope) is asked for too.
     const before = readStoredAuth(ctx.home, server.name, server.url);
