@@ -104,7 +104,7 @@ export class McpClient {
       if (err instanceof McpFailure && err.code === 'MCP020' && (err.rpcCode === -32601 || (err.rpcCode === UNSUPPORTED_PROTOCOL_VERSION && supportedOf(err.rpcData).includes(STATELESS_PROTOCOL_VERSION)))) {
         return this.discover();
       }
-      if (err instanceof McpFailure && err.code === 'MCP020' && err.rpcCode === UNSUPPORTED_PROTOCOL_VERSION) throw versionFailure(supportedOf(err.rpcData).join(', ') || 'none named');
+      if (err instanceof McpFailure && err.code === 'MCP020' && err.rpcCode === UNSUPPORTED_PROTOCOL_VERSION) throw versionFailure(supportedOf(err.rpcData));
       throw err;
     }
     if (result.protocolVersion === STATELESS_PROTOCOL_VERSION) {
@@ -118,7 +118,7 @@ export class McpClient {
     }
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(result.protocolVersion)) {
       await this.transport.close();
-      throw versionFailure(result.protocolVersion);
+      throw versionFailure([result.protocolVersion]);
     }
     this.transport.setProtocolVersion(result.protocolVersion);
     await this.rpc.notify('notifications/initialized', undefined, this.handshakeTimeout);
@@ -139,7 +139,7 @@ export class McpClient {
     this.transport.setProtocolVersion(STATELESS_PROTOCOL_VERSION);
     this.rpc.requestMeta = this.requestMeta(STATELESS_PROTOCOL_VERSION);
     const found = await this.rpc.request('server/discover', undefined, mcpSchemas().DiscoverResultSchema, { timeoutMs: this.handshakeTimeout, cancellable: false });
-    if (found.supportedVersions !== undefined && !found.supportedVersions.includes(STATELESS_PROTOCOL_VERSION)) throw versionFailure(found.supportedVersions.join(', ') || 'none named');
+    if (found.supportedVersions !== undefined && !found.supportedVersions.includes(STATELESS_PROTOCOL_VERSION)) throw versionFailure(found.supportedVersions);
     this.initResult = {
       protocolVersion: STATELESS_PROTOCOL_VERSION,
       capabilities: found.capabilities,
@@ -276,12 +276,13 @@ function supportedOf(data: unknown): string[] {
 }
 
 /** MCP009, saying which side is behind (revisions are dates), so the advice fits. */
-function versionFailure(theirs: string): McpFailure {
+function versionFailure(theirs: string[]): McpFailure {
   const ours = [STATELESS_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
-  const newer = theirs.split(', ').every((v) => v > STATELESS_PROTOCOL_VERSION);
+  // A server that names no version is most likely ahead of us.
+  const newer = theirs.every((v) => v > STATELESS_PROTOCOL_VERSION);
   return new McpFailure(
     'MCP009',
-    `the server speaks protocol version ${theirs}, which this client does not (it speaks ${ours.join(', ')})`,
+    `${theirs.length > 0 ? `the server speaks protocol version ${theirs.join(', ')}` : 'the server names no protocol version it speaks'}, which this client does not (it speaks ${ours.join(', ')})`,
     newer ? `the server is newer than this oxo-flow: upgrade oxo-flow, or run the server in a mode that still speaks ${STATELESS_PROTOCOL_VERSION} or ${LATEST_PROTOCOL_VERSION}` : `the server is older than ${SUPPORTED_PROTOCOL_VERSIONS.at(-1)}: upgrade the server`,
   );
 }
