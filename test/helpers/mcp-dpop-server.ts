@@ -50,9 +50,10 @@ export interface Fixture {
  * PRM + AS metadata (DPoP offered) + token endpoint (nonce demanded) + IdP token exchange + an MCP
  * endpoint that wants a DPoP-bound token with its own nonce, or a bearer token when not bound.
  */
-export async function startFixture(): Promise<Fixture> {
+export async function startFixture(options: { expiresIn?: number } = {}): Promise<Fixture> {
   const f = { tokenForms: [], tokenAuth: [], idpForms: [], mcpAuth: [], problems: [] } as unknown as Fixture;
   const bound = new Map<string, string | undefined>();
+  const refreshBound = new Map<string, string | undefined>();
   let n = 0;
   const server = http.createServer((req, res) => {
     let body = '';
@@ -83,9 +84,13 @@ export async function startFixture(): Promise<Fixture> {
           if (proof.claims.nonce !== 'as-nonce-1') return send(400, { error: 'use_dpop_nonce' }, { 'dpop-nonce': 'as-nonce-1' });
           jkt = jwkThumbprint(proof.header.jwk);
         }
+        // A refresh token is bound like the access token (RFC 9449 §5): refreshed only with the same key.
+        if (form.grant_type === 'refresh_token' && refreshBound.get(form.refresh_token ?? '') !== jkt) return f.problems.push('refresh with another key'), send(400, { error: 'invalid_grant' });
         const token = `access-token-canary-${++n}`;
         bound.set(token, jkt);
-        return send(200, { access_token: token, token_type: jkt !== undefined ? 'DPoP' : 'Bearer', expires_in: 3600 });
+        const refresh = `refresh-canary-${n}`;
+        refreshBound.set(refresh, jkt);
+        return send(200, { access_token: token, refresh_token: refresh, token_type: jkt !== undefined ? 'DPoP' : 'Bearer', expires_in: options.expiresIn ?? 3600 });
       }
       if (u.pathname === '/mcp') {
         const [scheme = '', token = ''] = (req.headers.authorization ?? '').split(' ');

@@ -83,6 +83,25 @@ describe('DPoP (RFC 9449) with a workload JWT (jwt_bearer, RFC 7523)', () => {
   });
 });
 
+describe('refreshing a DPoP-bound token', () => {
+  it('goes with a proof of the same key; the new token is bound to it too', async () => {
+    fixture = await startFixture({ expiresIn: 30 });
+    const home = mkdtempSync(path.join(os.tmpdir(), 'oxo-dpop-refresh-'));
+    const oauth: OAuthSettings = { grant: 'jwt_bearer', clientId: 'ci-runner', assertionEnv: 'CI_ID_JWT' };
+    await connect(oauth, { CI_ID_JWT: WORKLOAD_JWT }, home);
+    await client!.close();
+    // 30 s left is inside the refresh margin: the next command refreshes before its first request.
+    await connect(oauth, { CI_ID_JWT: WORKLOAD_JWT }, home);
+    expect(fixture.problems).toEqual([]);
+    const refresh = fixture.tokenForms.filter((f) => f.grant_type === 'refresh_token');
+    expect(refresh.length).toBeGreaterThan(0);
+    expect(refresh.at(-1)!.refresh_token).toMatch(/^refresh-canary-/);
+    const stored = JSON.parse(readFileSync(path.join(home, 'oauth', 'lab.json'), 'utf8')).tokens;
+    expect(stored.token_type).toBe('DPoP');
+    expect(new Set(fixture.mcpAuth.map((a) => jwkThumbprint(a.proof!.header.jwk))).size).toBe(1);
+  });
+});
+
 describe('a refused workload assertion', () => {
   it('is MCP016 naming the error code, tried once (no retry, no other grant), the assertion never shown; no client id is sent when none is set', async () => {
     fixture = await startFixture();
