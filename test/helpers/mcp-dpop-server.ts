@@ -3,7 +3,7 @@
 // endpoint and the MCP endpoint each demand their nonce, tokens are bound to the proof's key. The
 // token endpoint takes jwt-bearer assertions; /idp/token exchanges ID tokens for an ID-JAG. A
 // tools/call of the tool "leak" answers HTTP 500 echoing the request's Authorization and DPoP
-// headers, as a careless server might.
+// headers, as a careless server might; the tool "echo" puts them in its result (an SSE reply).
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -107,7 +107,13 @@ export async function startFixture(options: { expiresIn?: number } = {}): Promis
         const m = JSON.parse(body) as { id?: number; method: string };
         if (m.id === undefined) return res.writeHead(202).end();
         if (m.method === 'initialize') return send(200, { jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'fixture' } } });
-        if (m.method === 'tools/call') return send(500, { error: `cannot run; you sent ${req.headers.authorization} with proof ${req.headers.dpop}` });
+        const echoed = `you sent ${req.headers.authorization} with proof ${req.headers.dpop}`;
+        if (m.method === 'tools/call' && (m as { params?: { name?: string } }).params?.name === 'echo') {
+          // As an event stream, the way many servers answer a call.
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          return res.end(`id: 1\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: echoed }] } })}\n\n`);
+        }
+        if (m.method === 'tools/call') return send(500, { error: `cannot run; ${echoed}` });
         return send(200, { jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'leak', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } });
       }
       res.writeHead(404).end();

@@ -83,6 +83,23 @@ describe('DPoP (RFC 9449) with a workload JWT (jwt_bearer, RFC 7523)', () => {
   });
 });
 
+describe('a server that echoes the credentials', () => {
+  it('in a tool result or an error body: the token and proof reach neither the caller nor the model', async () => {
+    fixture = await startFixture();
+    const home = mkdtempSync(path.join(os.tmpdir(), 'oxo-dpop-echo-'));
+    await connect({ grant: 'jwt_bearer', clientId: 'ci-runner', assertionEnv: 'CI_ID_JWT' }, { CI_ID_JWT: WORKLOAD_JWT }, home);
+    const result = await client!.callTool('echo', {});
+    const text = JSON.stringify(result);
+    const token = JSON.parse(readFileSync(path.join(home, 'oauth', 'lab.json'), 'utf8')).tokens.access_token as string;
+    expect(text).toContain('you sent *** with proof ***');
+    expect(text).not.toContain(token);
+    const err = (await client!.callTool('leak', {}).catch((e: unknown) => e)) as Error & { code: string };
+    expect(err.code).toBe('MCP004');
+    expect(err.message).toContain('you sent *** with proof ***');
+    expect(err.message).not.toContain(token);
+  });
+});
+
 describe('refreshing a DPoP-bound token', () => {
   it('goes with a proof of the same key; the new token is bound to it too', async () => {
     fixture = await startFixture({ expiresIn: 30 });
