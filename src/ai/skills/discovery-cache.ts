@@ -24,7 +24,7 @@
 // JSON, type-checked per entry; a file that does not parse, is of another format or another build
 // of oxo-flow, or is over its size bound is ignored (SK063), and one that cannot be written is
 // skipped (SK064): neither is ever an error, and neither changes any result.
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -48,7 +48,6 @@ export const SETTLE_MS = 3000;
 export type CachedSkill = Omit<Skill, 'scope' | 'path' | 'dir' | 'prompt' | 'mcp'>;
 
 /** The identity of a file as stored: device, inode, size, modification and change time (ms, as Node's Stats give them). */
-type Identity = [dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number];
 const IDENTITY_LENGTH = 5;
 
 /** One stored file: its path under the root, its identity, the skill discovery made of it. */
@@ -191,12 +190,12 @@ export class DiscoveryCache {
 /** One skills directory's rows: those read from its cache file, and this run's. */
 export class RootCache {
   /**
-   * This run's entries, by path under the root: for a hit, the stored object (which becomes the run's
-   * Skill); for a file read now, its Skill. Discovery writes the cache before it changes any skill
-   * further (relations, bodies), so both still say exactly what their file says; serialise leaves out
-   * where each was found.
+   * This run's rows, in listing order: for a hit, the row read (its skill becomes the run's Skill);
+   * for a file read now, a new row with its Skill. Discovery writes the cache before it changes any
+   * skill further (relations, bodies), so both still say exactly what their file says; serialise
+   * leaves out where each was found.
    */
-  private readonly fresh = new Map<string, [identity: Identity, skill: CachedSkill | Skill]>();
+  private readonly kept: unknown[][] = [];
   private dirty = false;
   private stored = 0;
   /** The row expected next: rows are in listing order, so a run that lists the same files walks them in step. */
@@ -226,15 +225,13 @@ export class RootCache {
    */
   lookup(file: string, format: SkillFormat, parentIsLink: boolean): CachedSkill | undefined {
     if (!file.startsWith(this.prefix)) return undefined;
-    const rel = file.slice(this.prefix.length);
-    const row = this.row(rel);
+    const row = this.row(file.slice(this.prefix.length));
     if (row === undefined || row.length !== ROW_LENGTH) return undefined;
-    const identity = currentIdentity(file, this.rootReal, parentIsLink);
-    if (identity === undefined) return undefined;
-    for (let i = 0; i < IDENTITY_LENGTH; i++) if (row[i + 1] !== identity[i]) return undefined;
+    const st = currentStat(file, this.rootReal, parentIsLink);
+    if (st === undefined || row[1] !== st.dev || row[2] !== st.ino || row[3] !== st.size || row[4] !== st.mtimeMs || row[5] !== st.ctimeMs) return undefined;
     const skill = row[ROW_LENGTH - 1];
     if (!validSkill(skill, format)) return undefined;
-    this.fresh.set(rel, [identity, skill]);
+    this.kept.push(row);
     return skill;
   }
 
@@ -263,45 +260,48 @@ export class RootCache {
     // The key is the five numbers joined by ':' (fileIdentity): each reads back as the same number.
     const numbers = identity.key.split(':').map(Number);
     if (numbers.length !== IDENTITY_LENGTH || numbers.some((n) => !Number.isFinite(n))) return;
-    this.fresh.set(file.slice(this.prefix.length), [numbers as Identity, skill]);
+    this.kept.push([file.slice(this.prefix.length), ...numbers, skill]);
     this.stored += 1;
   }
 
   /** True when the file would differ: a row stored this run, or one in the file that this run did not use. */
   changed(): boolean {
     if (this.dirty || this.stored > 0) return true;
-    if (this.fresh.size !== this.rows.length) return (this.dirty = true);
+    if (this.kept.length !== this.rows.length) return (this.dirty = true);
     return false;
   }
 
   serialise(build: string): string {
     const rows: Row[] = [];
-    for (const [file, [identity, skill]] of this.fresh) {
+    for (const row of this.kept) {
+      const skill = row[ROW_LENGTH - 1] as Record<string, unknown>;
       // The fields an entry may have, copied one by one (an object rest with exclusions is far slower).
       const own: Record<string, unknown> = {};
       for (let i = 0; i < CACHED_FIELDS.length; i++) {
-        const value = (skill as unknown as Record<string, unknown>)[CACHED_FIELDS[i]!];
+        const value = skill[CACHED_FIELDS[i]!];
         if (value !== undefined) own[CACHED_FIELDS[i]!] = value;
       }
-      rows.push([file, ...identity, own as unknown as CachedSkill]);
+      rows.push([...row.slice(0, ROW_LENGTH - 1), own] as Row);
     }
     const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, rows };
     return JSON.stringify(doc);
   }
 }
 
-/** The identity of the file as it is now, from `lstat`; undefined when it is not a regular file inside the root. */
-function currentIdentity(file: string, rootReal: string, parentIsLink: boolean): Identity | undefined {
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/** The file's stat as it is now (`lstat`); undefined when it is not a regular file inside the root. */
+function currentStat(file: string, rootReal: string, parentIsLink: boolean): Stats | undefined {
   try {
-    let st = lstatSync(file, { throwIfNoEntry: false });
+    let st = lstatSync(file, NO_THROW);
     if (st === undefined) return undefined;
     if (parentIsLink || st.isSymbolicLink()) {
       const real = realpathSync.native(file);
       if (!isInside(rootReal, real)) return undefined;
-      st = lstatSync(real, { throwIfNoEntry: false });
+      st = lstatSync(real, NO_THROW);
       if (st === undefined) return undefined;
     }
-    return st.isFile() ? [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs] : undefined;
+    return st.isFile() ? st : undefined;
   } catch {
     return undefined;
   }
