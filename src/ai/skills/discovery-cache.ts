@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic, type WriteOutcome } from '../../fs/write-file-atomic.js';
 import { nameHash } from '../../fs/name-hash.js';
-import { isInside } from '../../fs/safe-read.js';
+import { type FileIdentity, isInside } from '../../fs/safe-read.js';
 import { packageVersion } from '../../package-root.js';
 import { SKILL_STATUSES, type Skill, type SkillFormat } from './types.js';
 
@@ -253,14 +253,11 @@ export class RootCache {
    * Not stored: a tool skill, and a file changed too recently to be told apart from a rewrite in the
    * same tick.
    */
-  store(file: string, skill: Skill, identity: { key: string; changedMs: number }): void {
+  store(file: string, skill: Skill, identity: FileIdentity): void {
     if (skill.type === 'tool' || skill.mcp !== undefined) return;
     if (this.startedMs - identity.changedMs < SETTLE_MS) return;
     if (!file.startsWith(this.prefix)) return;
-    // The key is the five numbers joined by ':' (fileIdentity): each reads back as the same number.
-    const numbers = identity.key.split(':').map(Number);
-    if (numbers.length !== IDENTITY_LENGTH || numbers.some((n) => !Number.isFinite(n))) return;
-    this.kept.push([file.slice(this.prefix.length), ...numbers, skill]);
+    this.kept.push([file.slice(this.prefix.length), identity.dev, identity.ino, identity.size, identity.mtimeMs, identity.ctimeMs, skill]);
     this.stored += 1;
   }
 
@@ -273,19 +270,37 @@ export class RootCache {
 
   serialise(build: string): string {
     const rows: Row[] = [];
-    for (const row of this.kept) {
-      const skill = row[ROW_LENGTH - 1] as Record<string, unknown>;
-      // The fields an entry may have, copied one by one (an object rest with exclusions is far slower).
-      const own: Record<string, unknown> = {};
-      for (let i = 0; i < CACHED_FIELDS.length; i++) {
-        const value = skill[CACHED_FIELDS[i]!];
-        if (value !== undefined) own[CACHED_FIELDS[i]!] = value;
-      }
-      rows.push([...row.slice(0, ROW_LENGTH - 1), own] as Row);
-    }
+    for (const row of this.kept) rows.push([...(row.slice(0, ROW_LENGTH - 1) as [string, number, number, number, number, number]), cachedFields(row[ROW_LENGTH - 1] as CachedSkill) as unknown as CachedSkill]);
     const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, rows };
     return JSON.stringify(doc);
   }
+}
+
+/**
+ * The fields of a skill that a row stores (JSON leaves out those that are undefined), named one by
+ * one: the type makes a field added to Skill a build error here until it is listed.
+ */
+function cachedFields(s: CachedSkill): Record<keyof CachedSkill, unknown> {
+  return {
+    name: s.name,
+    format: s.format,
+    type: s.type,
+    status: s.status,
+    findings: s.findings,
+    folderName: s.folderName,
+    description: s.description,
+    version: s.version,
+    author: s.author,
+    domains: s.domains,
+    sizeBytes: s.sizeBytes,
+    requires: s.requires,
+    entry: s.entry,
+    license: s.license,
+    compatibility: s.compatibility,
+    metadata: s.metadata,
+    allowedTools: s.allowedTools,
+    primaryTool: s.primaryTool,
+  };
 }
 
 const NO_THROW = { throwIfNoEntry: false } as const;
@@ -333,7 +348,6 @@ const FIELD_TYPES: Record<keyof CachedSkill, FieldType> = {
   primaryTool: 'string',
 };
 
-const CACHED_FIELDS = Object.keys(FIELD_TYPES);
 
 /** An entry is used only when it has the shape discovery gives, for a file of this format. */
 function validSkill(v: unknown, format: SkillFormat): v is CachedSkill {
