@@ -130,9 +130,12 @@ function toSpecs(
   statuses: ReturnType<typeof decideStatuses>,
 ): { specs: JobSpec[]; counts: Counts } {
   const specs: JobSpec[] = [];
-  const counts: Counts = { byReason: zeroByReason(), widths: new Map(), run: 0, phases: 0 };
-  // What every job of a rule shares, worked out once per rule.
+  const counts: Counts = { byReason: zeroByReason(), widths: [], run: 0, phases: 0 };
+  // What every job of a rule shares, worked out once per rule (jobs come rule by rule: the last one is mostly it).
   const factsByRule = new Map<Rule, RuleFacts>();
+  let lastRule: Rule | undefined;
+  let facts: RuleFacts | undefined;
+  const anyTarget = targets.size > 0;
   // An indexed loop: once per job, mostly before V8 optimises it (see build-dag.ts).
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
@@ -140,14 +143,18 @@ function toSpecs(
     const j = jobs[i]!;
     const s = statuses[i]!;
     const level = dag.levels[i]!;
-    let facts = factsByRule.get(j.rule);
-    if (facts === undefined) factsByRule.set(j.rule, (facts = ruleFacts(workflow, j.rule, jobs)));
-    specs.push(new PlannedJob(j, dag.deps[i]!, facts, s, targets.has(i), level));
+    const rule = j.rule;
+    if (rule !== lastRule) {
+      facts = factsByRule.get(rule);
+      if (facts === undefined) factsByRule.set(rule, (facts = ruleFacts(workflow, rule, jobs)));
+      lastRule = rule;
+    }
+    specs.push(new PlannedJob(j, dag.deps[i]!, facts!, s, anyTarget && targets.has(i), level));
     counts.byReason[s.reason] += 1;
     if (level + 1 > counts.phases) counts.phases = level + 1;
     if (s.status === 'run') {
       counts.run += 1;
-      counts.widths.set(level, (counts.widths.get(level) ?? 0) + 1);
+      counts.widths[level] = (counts.widths[level] ?? 0) + 1;
     }
   }
   return { specs, counts };
@@ -156,7 +163,8 @@ function toSpecs(
 /** Per reason, how many jobs; per phase, how many run; how many run; how many phases. */
 interface Counts {
   byReason: Record<JobReason, number>;
-  widths: Map<number, number>;
+  /** By level: how many jobs run (a hole where none does). */
+  widths: number[];
   run: number;
   phases: number;
 }
@@ -175,7 +183,8 @@ function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[])
 
 function summarise(workflow: Workflow, jobs: JobSpec[], counts: Counts, cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
   const { byReason, run, phases } = counts;
-  const maxParallel = Math.max(0, ...counts.widths.values());
+  let maxParallel = 0;
+  for (let l = 0; l < counts.widths.length; l++) if ((counts.widths[l] ?? 0) > maxParallel) maxParallel = counts.widths[l]!;
   const suggestedJobs = Math.max(1, Math.min(maxParallel, cpus ?? maxParallel));
   return {
     workflow: workflow.meta.name,

@@ -8,7 +8,7 @@
 import type { Environment } from '../model.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import type { JobDecision } from './status.js';
-import type { JobReason, JobSpec, JobStatus } from './types.js';
+import type { CommandForms, JobReason, JobSpec, JobStatus } from './types.js';
 
 /** What every job of one rule has in its spec: one object per rule, shared by its jobs. */
 export interface RuleFacts {
@@ -132,6 +132,10 @@ export class PlannedJob implements JobSpec {
 
   get shownCommand(): string {
     return this.#job.shownCommand;
+  }
+
+  commandForms(): CommandForms {
+    return this.#job.commandForms();
   }
 
   get stateEnv(): Readonly<Record<string, string>> {

@@ -72,34 +72,40 @@ export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] 
   // outputs), and comparing a path's start finds it without cutting out and hashing the folder name.
   const recent: { dir: string; names: Set<string> | null }[] = [];
   // Keyed by the directory as written (the workflow's relative paths), so a path is resolved only
-  // when its directory is listed for the first time or a stat is needed.
+  // when its directory is listed for the first time or a stat is needed. A listing holds each entry
+  // as the key of its path (`dir/name`), so a path is looked up as it is, never cut.
   const existsInListing = (key: string): boolean | undefined => {
     const slash = key.lastIndexOf('/');
     if (slash === key.length - 1) return undefined; // "dir/": let stat answer
-    let names: Set<string> | null | undefined;
     for (let r = 0; r < recent.length; r++) {
       const seen = recent[r]!;
-      if (seen.dir.length === slash && key.startsWith(seen.dir)) {
-        names = seen.names;
-        break;
-      }
+      if (seen.dir.length === slash && key.startsWith(seen.dir)) return seen.names === null ? false : seen.names.has(key);
     }
+    const names = folderListing(key, slash);
+    return names === undefined ? undefined : names === null ? false : names.has(key);
+  };
+  /** The listing of the folder of `key` (its last slash at `slash`), remembered; undefined when it cannot be listed. */
+  const folderListing = (key: string, slash: number): Set<string> | null | undefined => {
+    const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
+    let names = listings.get(dir);
     if (names === undefined) {
-      const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
-      names = listings.get(dir);
-      if (names === undefined) {
-        const full = resolve(dir);
-        const listed = fs.list(full);
-        names = listed === undefined ? (fs.stat(full) === undefined ? null : undefined) : new Set(listed);
-        if (names === undefined) return undefined;
-        listings.set(dir, names);
+      const full = resolve(dir);
+      const listed = fs.list(full);
+      if (listed === undefined) {
+        if (fs.stat(full) !== undefined) return undefined;
+        names = null;
+      } else {
+        const prefix = slash < 0 ? '' : slash === 0 ? '/' : `${dir}/`;
+        names = new Set();
+        for (let n = 0; n < listed.length; n++) names.add(prefix + listed[n]!);
       }
-      if (slash > 0) {
-        if (recent.length === RECENT_FOLDERS) recent.pop();
-        recent.unshift({ dir, names });
-      }
+      listings.set(dir, names);
     }
-    return names === null ? false : names.has(key.slice(slash + 1));
+    if (slash > 0) {
+      if (recent.length === RECENT_FOLDERS) recent.pop();
+      recent.unshift({ dir, names });
+    }
+    return names;
   };
   const ctx: Context = {
     jobs,
@@ -215,7 +221,7 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
   const j = jobs[i]!;
   const deps = ctx.dag.deps[i]!;
   if (j.outputs.length === 0) return { status: 'run', reason: 'never completed', detail: 'declares no outputs, so it always runs', missingInputs };
-  const must = ctx.mustRun.get(i);
+  const must = ctx.mustRun.size === 0 ? undefined : ctx.mustRun.get(i);
   if (must !== undefined) return { status: 'run', reason: 'outputs missing', detail: must, missingInputs };
   let firstMissing: string | undefined;
   let existing = 0;

@@ -188,6 +188,86 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     expect(JSON.parse(jobs[0]!.jobJson!)).toMatchObject({ rule: 'r', script: 'scripts/my report.py', input: [], output: ['o'], log: null, threads: 1, params: {}, wildcards: {} });
   });
 
+  it('two rules rendering the same path text report each its own unfilled name (a shared render is a filled one)', () => {
+    const { jobs, diagnostics } = expand(
+      wf({
+        sampleGroups: groups,
+        rules: [
+          { name: 'a', input: ['raw/{sample}.fq'], output: ['x/{sample}_{lane}.txt'], shell: 'a {input} {output}' },
+          { name: 'b', input: ['x/{sample}_{lane}.txt'], output: ['y/{sample}.txt'], shell: 'b {input} {output}' },
+          { name: 'c', input: ['raw/{sample}.fq'], output: ['z/{sample}.txt'], shell: 'c {input} {output}' },
+        ],
+      }),
+    );
+    expect(diagnostics.map((d) => [d.code, d.rule])).toEqual([
+      ['E021', 'a'],
+      ['E021', 'b'],
+    ]);
+    // The rule whose paths fill has its jobs, its input rendered as rule a's would be.
+    expect(jobs.map((j) => [j.id, j.inputs[0]])).toEqual([
+      ['c[sample=C1]', 'raw/C1.fq'],
+      ['c[sample=C2]', 'raw/C2.fq'],
+      ['c[sample=T1]', 'raw/T1.fq'],
+    ]);
+  });
+
+  it('rules fanning out over the same samples share their paths and ids, each with its own values', () => {
+    const w = wf({
+      sampleGroups: groups,
+      rules: [
+        { name: 'a', input: ['raw/{sample}.fq'], output: ['a/{sample}.txt'], tempOutput: ['a/{sample}.txt'], shell: 'a {input} > {output}' },
+        { name: 'b', input: ['a/{sample}.txt'], output: ['b/{group}/{sample}.txt'], log: 'logs/{sample}.log', shell: 'b {input} > {output} 2> {log}' },
+      ],
+    });
+    const { jobs } = expand(w);
+    expect(jobs.map((j) => [j.id, j.inputs, j.outputs, j.tempOutputs, j.log ?? null])).toEqual([
+      ['a[sample=C1]', ['raw/C1.fq'], ['a/C1.txt'], ['a/C1.txt'], null],
+      ['a[sample=C2]', ['raw/C2.fq'], ['a/C2.txt'], ['a/C2.txt'], null],
+      ['a[sample=T1]', ['raw/T1.fq'], ['a/T1.txt'], ['a/T1.txt'], null],
+      ['b[group=ctrl,sample=C1]', ['a/C1.txt'], ['b/ctrl/C1.txt'], [], 'logs/C1.log'],
+      ['b[group=ctrl,sample=C2]', ['a/C2.txt'], ['b/ctrl/C2.txt'], [], 'logs/C2.log'],
+      ['b[group=case,sample=T1]', ['a/T1.txt'], ['b/case/T1.txt'], [], 'logs/T1.log'],
+    ]);
+    // Each job's lists are its own: adding to one (as gather does) changes no other job.
+    jobs[3]!.inputs.push('extra');
+    expect(jobs[0]!.outputs).toEqual(['a/C1.txt']);
+    expect(jobs[4]!.inputs).toEqual(['a/C2.txt']);
+  });
+
+  it('rules sharing one name (a file with E002, seen by validate) keep one job per id, as before', () => {
+    const w = wf({
+      sampleGroups: groups,
+      rules: [
+        { name: 'r', input: ['raw/{sample}.fq'], output: ['a/{sample}.txt'], shell: 'a' },
+        { name: 'r', input: ['raw/{sample}.fq'], output: ['b/{sample}.txt'], shell: 'b' },
+      ],
+    });
+    expect(expand(w).jobs.map((j) => [j.id, j.outputs[0]])).toEqual([
+      ['r[sample=C1]', 'a/C1.txt'],
+      ['r[sample=C2]', 'a/C2.txt'],
+      ['r[sample=T1]', 'a/T1.txt'],
+    ]);
+  });
+
+  it('commandForms gives what command, env, shownCommand and shownEnv give, sensitive values masked', () => {
+    const w = wf({
+      sampleGroups: groups,
+      declared: { token: { default: 'tok-secret-1', sensitive: true, required: false } },
+      config: { ref: 'ref.fa' },
+      rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'tool --token {config.token} --ref {config.ref} {input} > {output}' }],
+    });
+    const j = expand(w).jobs[0]!;
+    const forms = j.commandForms();
+    expect(forms).toEqual({ command: j.command, env: j.env, shownCommand: j.shownCommand, shownEnv: j.shownEnv });
+    expect(forms.shownCommand).toBe("tool --token '***' --ref ref.fa raw/C1.fq > o/C1.txt");
+    expect(forms.shownEnv.OXO_CONFIG_TOKEN).toBe('***');
+    expect(forms.env.OXO_CONFIG_TOKEN).toBe('tok-secret-1');
+    const plain = expand(wf({ sampleGroups: groups, rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] })).jobs[1]!;
+    const before = { command: plain.command, env: plain.env, shownCommand: plain.shownCommand, shownEnv: plain.shownEnv };
+    expect(plain.commandForms()).toEqual(before);
+    expect(before.shownCommand).toBe('cp raw/C2.fq o/C2.txt');
+  });
+
   it('expands 100,000 jobs without trouble', () => {
     const samples = Array.from({ length: 100_000 }, (_, i) => `S${i}`);
     const { jobs } = expand(wf({ sampleGroups: [{ name: 'all', samples, metadata: {} }], rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] }));
