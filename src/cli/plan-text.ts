@@ -14,27 +14,7 @@ export function planText(plan: Plan, style: Style, options: { verbose: boolean; 
   lines.push(style.bold(`dry-run: ${safe(plan.workflow)} (${safe(plan.file)}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
   // Said when the project is not the workflow's folder, so paths are never read from an unexpected place.
   if (options.project !== undefined) lines.push(style.dim(`project: ${safe(options.project)} (data, results and .oxo-flow/ are read and written there)`));
-  // One indexed pass groups the jobs by phase, then rule, keeping only what is printed: the first
-  // few jobs and counts for the rest. (It runs once, before V8 optimises it, where a for-of would
-  // allocate an iterator result per job; 12,000 jobs need no 12,000-element lists either.)
-  const phases: Map<string, RuleGroup>[] = [];
-  const phaseSizes: number[] = [];
-  const { jobs } = plan;
-  for (let i = 0; i < jobs.length; i++) {
-    const j = jobs[i]!;
-    const byRule = (phases[j.level] ??= new Map());
-    phaseSizes[j.level] = (phaseSizes[j.level] ?? 0) + 1;
-    let group = byRule.get(j.rule);
-    if (group === undefined) byRule.set(j.rule, (group = { shown: [], folded: 0, counts: new Map() }));
-    if (options.verbose || group.shown.length < SHOWN_PER_RULE) {
-      group.shown.push(j);
-      continue;
-    }
-    group.folded += 1;
-    let byReason = group.counts.get(j.status);
-    if (byReason === undefined) group.counts.set(j.status, (byReason = new Map()));
-    byReason.set(j.reason, (byReason.get(j.reason) ?? 0) + 1);
-  }
+  const { phases, phaseSizes } = groupJobs(plan.jobs, options.verbose);
   phases.forEach((byRule, level) => {
     lines.push('', style.bold(`Phase ${level + 1}`) + style.dim(` · ${count(phaseSizes[level]!, 'job')}`));
     for (const [rule, group] of byRule) {
@@ -77,6 +57,45 @@ function jobLines(j: JobSpec, style: Style): string[] {
   out.push(style.dim(`      ${facts.join(' · ')}`));
   for (const m of j.missingInputs) out.push(style.yellow(`      input ✗ ${safe(m)} (does not exist and no job makes it)`));
   return out;
+}
+
+/**
+ * The jobs by phase, then rule, keeping only what is printed: the first few jobs of each and counts
+ * for the rest. One indexed pass in a function of its own (it runs once per job, mostly before V8
+ * optimises it, where a for-of would allocate an iterator result per job; and V8 then compiles this
+ * loop alone, not the whole listing). Jobs come phase by phase and rule by rule, so the group of
+ * the job before is mostly this job's too.
+ */
+function groupJobs(jobs: readonly JobSpec[], verbose: boolean): { phases: Map<string, RuleGroup>[]; phaseSizes: number[] } {
+  const phases: Map<string, RuleGroup>[] = [];
+  const phaseSizes: number[] = [];
+  let group: RuleGroup | undefined;
+  let groupLevel = -1;
+  let groupRule = '';
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    const level = j.level;
+    const rule = j.rule;
+    phaseSizes[level] = (phaseSizes[level] ?? 0) + 1;
+    if (group === undefined || level !== groupLevel || rule !== groupRule) {
+      const byRule = (phases[level] ??= new Map());
+      group = byRule.get(rule);
+      if (group === undefined) byRule.set(rule, (group = { shown: [], folded: 0, counts: new Map() }));
+      groupLevel = level;
+      groupRule = rule;
+    }
+    if (verbose || group.shown.length < SHOWN_PER_RULE) {
+      group.shown.push(j);
+      continue;
+    }
+    group.folded += 1;
+    const status = j.status;
+    let byReason = group.counts.get(status);
+    if (byReason === undefined) group.counts.set(status, (byReason = new Map()));
+    const reason = j.reason;
+    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+  }
+  return { phases, phaseSizes };
 }
 
 /** A rule's jobs in one phase: those printed in full, and status → reason → count for the rest. */

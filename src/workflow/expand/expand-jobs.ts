@@ -284,37 +284,44 @@ class Job implements ExpandedJob {
   }
 }
 
-/** A rendered path of each combination of a list, by index; a hole until rendered (see RulePaths). */
-type Column = (string | undefined)[];
+/**
+ * One template's paths, one per combination of a list (by index), and where the first of them
+ * leaves the project: by `..` (any path), or by being absolute (an output or a log whose template is
+ * not absolute itself); -1 when none does.
+ */
+interface Column {
+  readonly paths: readonly string[];
+  readonly firstClimb: number;
+  readonly firstAbsolute: number;
+}
 
 /** Per list of combinations (shared by the rules that fan out over the same values), per template text. */
 type PathColumns = Map<readonly Option[], Map<string, Column>>;
 
 /**
- * A rule's paths, rendered for one combination at a time. A path filled from the combination's values
- * (and config) alone is the same string for every rule that renders the same text over the same list
- * of combinations, so it is rendered once and shared: step2's input is step1's output, one string,
- * hashed once and compared by identity. A render that leaves a name unfilled is never shared: the
- * rule reports the name (E021).
+ * A rule's paths, rendered a template at a time for every combination. A path filled from the
+ * combination's values (and config) alone is the same string for every rule that renders the same
+ * text over the same list of combinations, so a template's column is rendered once and shared:
+ * step2's input is step1's output, one string, hashed once and compared by identity. A column with a
+ * name that nothing filled is never shared: each rule that has it reports the name (E021).
  */
 class RulePaths {
-  /** The values of the combination being rendered. */
-  values: Record<string, string> = {};
   /** Names that no value filled, for E021. */
   readonly missing = new Set<string>();
+  #values: Record<string, string> = {};
   #unfilled = false;
   readonly #render: RenderValues;
   readonly #byText: Map<string, Column>;
-  readonly #count: number;
+  readonly #combos: readonly Option[];
 
   constructor(columns: PathColumns, combos: readonly Option[], config: (key: string) => ConfigValue | undefined) {
     let byText = columns.get(combos);
     if (byText === undefined) columns.set(combos, (byText = new Map()));
     this.#byText = byText;
-    this.#count = combos.length;
+    this.#combos = combos;
     this.#render = {
       vars: (name) => {
-        const v = this.values[name];
+        const v = this.#values[name];
         if (v === undefined) {
           this.#unfilled = true;
           this.missing.add(name);
@@ -325,30 +332,34 @@ class RulePaths {
     };
   }
 
-  /** The column of a template: its path for each combination. */
+  /** The template's column: its path for every combination. */
   column(t: Template): Column {
-    let column = this.#byText.get(t.text);
-    if (column === undefined) this.#byText.set(t.text, (column = new Array<string | undefined>(this.#count)));
+    const kept = this.#byText.get(t.text);
+    if (kept !== undefined) return kept;
+    const combos = this.#combos;
+    const paths: string[] = [];
+    let firstClimb = -1;
+    let firstAbsolute = -1;
+    this.#unfilled = false;
+    for (let k = 0; k < combos.length; k++) {
+      this.#values = combos[k]!.values;
+      const p = renderTemplate(t, this.#render);
+      paths.push(p);
+      if (firstClimb < 0 && climbsOut(p)) firstClimb = k;
+      if (firstAbsolute < 0 && p.startsWith('/')) firstAbsolute = k;
+    }
+    const column = { paths, firstClimb, firstAbsolute };
+    if (!this.#unfilled) this.#byText.set(t.text, column);
     return column;
   }
+}
 
-  /** The template's path for combination k (whose values are `values`). */
-  at(t: Template, column: Column, k: number): string {
-    const kept = column[k];
-    if (kept !== undefined) return kept;
-    this.#unfilled = false;
-    const p = renderTemplate(t, this.#render);
-    if (!this.#unfilled) column[k] = p;
-    return p;
-  }
-
-  /** Each template's path for combination k: a new list (gather and expand_inputs add to it). */
-  all(templates: readonly Template[], columns: readonly Column[], k: number): string[] {
-    if (templates.length === 1) return [this.at(templates[0]!, columns[0]!, k)];
-    const out: string[] = [];
-    for (let i = 0; i < templates.length; i++) out.push(this.at(templates[i]!, columns[i]!, k));
-    return out;
-  }
+/** Each column's path for combination k: a new list (gather and expand_inputs add to it). */
+function pick(columns: readonly Column[], k: number): string[] {
+  if (columns.length === 1) return [columns[0]!.paths[k]!];
+  const out: string[] = [];
+  for (let i = 0; i < columns.length; i++) out.push(columns[i]!.paths[k]!);
+  return out;
 }
 
 /**
@@ -492,37 +503,82 @@ interface Trouble {
   unsetSource?: string;
 }
 
+/** A rule's columns: its inputs, outputs, log, temp and protected outputs, each rendered for every combination. */
+interface RuleColumns {
+  inputs: Column[];
+  outputs: Column[];
+  log: Column | undefined;
+  temp: Column[];
+  protected: Column[];
+}
+
+function ruleColumns(c: CompiledRule, paths: RulePaths): RuleColumns {
+  return {
+    inputs: c.inputs.map((t) => paths.column(t)),
+    outputs: c.outputs.map((t) => paths.column(t)),
+    log: c.log === undefined ? undefined : paths.column(c.log),
+    temp: c.temp.map((t) => paths.column(t)),
+    protected: c.protected.map((t) => paths.column(t)),
+  };
+}
+
+/**
+ * The first path of the rule's jobs that leaves the project, in job order and, within a job, in the
+ * order firstEscape checks them (inputs, outputs, log), read off the columns. Without expand_inputs
+ * only: those inputs are per job (firstEscape checks them there).
+ */
+function columnEscape(c: CompiledRule, columns: RuleColumns): Trouble['escaped'] {
+  let at = Infinity;
+  let found: Trouble['escaped'];
+  const consider = (column: Column, field: string, k: number) => {
+    if (k >= 0 && k < at) {
+      at = k;
+      found = { field, path: column.paths[k]! };
+    }
+  };
+  for (const column of columns.inputs) consider(column, 'input', column.firstClimb);
+  columns.outputs.forEach((column, i) => consider(column, 'output', firstEscapeOf(column, c.absoluteOutputs[i]!)));
+  if (columns.log !== undefined) consider(columns.log, 'log', firstEscapeOf(columns.log, c.absoluteLog));
+  return found;
+}
+
+/** Where an output's or a log's column first leaves the project: by `..`, or absolute unless written so. */
+function firstEscapeOf(column: Column, absolute: boolean): number {
+  if (absolute || column.firstAbsolute < 0) return column.firstClimb;
+  return column.firstClimb < 0 ? column.firstAbsolute : Math.min(column.firstClimb, column.firstAbsolute);
+}
+
 /**
  * The jobs of a rule without a transform, one per combination of its values. This is the loop that
- * runs once per job: it is kept apart from the rule's set-up and its reports, so that it stays small
- * (V8 compiles it by itself, and a small function costs little to compile).
+ * runs once per job: it is kept apart from the rule's set-up and its reports, and reads its paths off
+ * the rule's columns, so that it stays small (V8 compiles it by itself, and a small function costs
+ * little to compile).
  */
 function plainJobs(c: CompiledRule, kind: JobKind, combos: readonly Option[], ids: ComboIds, paths: RulePaths, config: ReadonlyMap<string, ConfigValue>, made: ExpandedJob[]): Trouble {
   const trouble: Trouble = {};
   const name = c.rule.name;
-  const inputColumns = c.inputs.map((t) => paths.column(t));
-  const outputColumns = c.outputs.map((t) => paths.column(t));
-  const tempColumns = c.temp.map((t) => paths.column(t));
-  const protectedColumns = c.protected.map((t) => paths.column(t));
-  const logColumn = c.log === undefined ? undefined : paths.column(c.log);
+  const columns = ruleColumns(c, paths);
+  const perJob = c.expand.length > 0;
+  if (c.confine && !perJob) {
+    const escaped = columnEscape(c, columns);
+    if (escaped !== undefined) trouble.escaped = escaped;
+  }
   for (let k = 0; k < combos.length; k++) {
     const values = combos[k]!.values;
-    paths.values = values;
-    const inputs = paths.all(c.inputs, inputColumns, k);
-    if (c.expand.length > 0) addExpanded(c, inputs, values, config, trouble);
-    const outputs = paths.all(c.outputs, outputColumns, k);
-    const log = logColumn === undefined ? undefined : paths.at(c.log!, logColumn, k);
-    if (c.confine && trouble.escaped === undefined) {
-      const escaped = firstEscape(c, inputs, outputs, log);
-      if (escaped !== undefined) trouble.escaped = escaped;
-    }
     const suffix = ids.suffixes[k]!;
     // name + suffix stays two pieces (the suffix is shared by every rule over these combinations)
     // until something hashes or prints the id: a plan mostly does neither.
-    const j = new Job(kind, suffix === '' ? name : name + suffix, ids.wildcards[k]!, inputs, outputs, values);
-    if (log !== undefined) j.log = log;
-    if (tempColumns.length > 0) j.tempOutputs = paths.all(c.temp, tempColumns, k);
-    if (protectedColumns.length > 0) j.protectedOutputs = paths.all(c.protected, protectedColumns, k);
+    const j = new Job(kind, suffix === '' ? name : name + suffix, ids.wildcards[k]!, pick(columns.inputs, k), pick(columns.outputs, k), values);
+    if (columns.log !== undefined) j.log = columns.log.paths[k]!;
+    if (columns.temp.length > 0) j.tempOutputs = pick(columns.temp, k);
+    if (columns.protected.length > 0) j.protectedOutputs = pick(columns.protected, k);
+    if (perJob) {
+      addExpanded(c, j.inputs, values, config, trouble);
+      if (c.confine && trouble.escaped === undefined) {
+        const escaped = firstEscape(c, j.inputs, j.outputs, j.log);
+        if (escaped !== undefined) trouble.escaped = escaped;
+      }
+    }
     made.push(j);
   }
   return trouble;
@@ -555,16 +611,13 @@ function transformRule(
     map: jobKind(source, 'map', rule.input.names, c.outputs.length > 0 ? rule.output.names : {}, c.combine === undefined),
     combine: jobKind(source, 'combine', {}, rule.output.names, true),
   };
-  const inputColumns = c.inputs.map((t) => paths.column(t));
-  const outputColumns = c.outputs.map((t) => paths.column(t));
-  const logColumn = c.log === undefined ? undefined : paths.column(c.log);
+  const columns = ruleColumns(c, paths);
   for (let k = 0; k < combos.length; k++) {
     const combo = combos[k]!;
-    paths.values = combo.values;
-    const inputs = paths.all(c.inputs, inputColumns, k);
+    const inputs = pick(columns.inputs, k);
     if (c.expand.length > 0) addExpanded(c, inputs, combo.values, config, trouble);
-    const outputs = paths.all(c.outputs, outputColumns, k);
-    const log = logColumn === undefined ? undefined : paths.at(c.log!, logColumn, k);
+    const outputs = pick(columns.outputs, k);
+    const log = columns.log?.paths[k];
     if (c.confine && trouble.escaped === undefined) {
       const escaped = firstEscape(c, inputs, outputs, log);
       if (escaped !== undefined) trouble.escaped = escaped;

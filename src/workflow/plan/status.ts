@@ -166,7 +166,7 @@ function decideOnce(ctx: Context, keep: Uint8Array | undefined, whenFalse: Reado
         missingInputs.push(input);
       }
     }
-    if (whenFalse.has(j.rule.name)) {
+    if (whenFalse.size > 0 && whenFalse.has(j.rule.name)) {
       decisions[i] = WHEN_FALSE;
       continue;
     }

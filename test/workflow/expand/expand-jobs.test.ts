@@ -268,6 +268,21 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     expect(before.shownCommand).toBe('cp raw/C2.fq o/C2.txt');
   });
 
+  it('E032 names the first path that leaves the project, in job order, then input, output, log', () => {
+    const rule = { name: 'r', input: ['in/{idir}/{sample}.fq'], output: ['{odir}/{sample}.txt'], log: 'logs/{idir}/{sample}.log', shell: 'x {input} > {output} 2> {log}' };
+    const message = (meta: Record<string, Record<string, string>>) =>
+      expand(wf({ sampleGroups: Object.entries(meta).map(([name, metadata], i) => ({ name, samples: [`S${i + 1}`], metadata })), rules: [rule] })).diagnostics.map((d) => [d.code, d.message]);
+    // One job with all three out: its input is named.
+    expect(message({ a: { idir: 'ok', odir: 'o' }, b: { idir: '../..', odir: '/abs' } })).toEqual([['E032', 'input "in/../../S2.fq" of rule r leaves the project directory once its values are filled in']]);
+    // An absolute output in the second job comes before a climbing input (and log) in the third.
+    expect(message({ a: { idir: 'ok', odir: 'o' }, b: { idir: 'ok', odir: '/abs' }, c: { idir: '../..', odir: 'o' } })).toEqual([['E032', 'output "/abs/S2.txt" of rule r leaves the project directory once its values are filled in']]);
+    // Only the log climbs out (`logs/../..` is the project itself, one more `..` leaves it).
+    expect(message({ a: { idir: '../../..', odir: 'o' } })).toEqual([['E032', 'input "in/../../../S1.fq" of rule r leaves the project directory once its values are filled in']]);
+    expect(expand(wf({ sampleGroups: [{ name: 'a', samples: ['S1'], metadata: { idir: 'x/../..' } }], rules: [{ ...rule, input: ['in/{sample}.fq'], output: ['o/{sample}.txt'], log: 'logs/{idir}/../{sample}.log' }] })).diagnostics.map((d) => d.message)).toEqual([
+      'log "logs/x/../../../S1.log" of rule r leaves the project directory once its values are filled in',
+    ]);
+  });
+
   it('expands 100,000 jobs without trouble', () => {
     const samples = Array.from({ length: 100_000 }, (_, i) => `S${i}`);
     const { jobs } = expand(wf({ sampleGroups: [{ name: 'all', samples, metadata: {} }], rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] }));
