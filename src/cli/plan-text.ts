@@ -80,7 +80,7 @@ function groupJobs(jobs: readonly JobSpec[], verbose: boolean): { phases: Map<st
     if (group === undefined || level !== groupLevel || rule !== groupRule) {
       const byRule = (phases[level] ??= new Map());
       group = byRule.get(rule);
-      if (group === undefined) byRule.set(rule, (group = { shown: [], folded: 0, counts: new Map() }));
+      if (group === undefined) byRule.set(rule, (group = { shown: [], folded: 0, counts: [] }));
       groupLevel = level;
       groupRule = rule;
     }
@@ -89,25 +89,34 @@ function groupJobs(jobs: readonly JobSpec[], verbose: boolean): { phases: Map<st
       continue;
     }
     group.folded += 1;
+    // Folded jobs mostly share their status and reason with the one before.
     const status = j.status;
-    let byReason = group.counts.get(status);
-    if (byReason === undefined) group.counts.set(status, (byReason = new Map()));
     const reason = j.reason;
-    byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+    const last = group.counts[group.counts.length - 1];
+    if (last !== undefined && last.status === status && last.reason === reason) last.n += 1;
+    else addCount(group.counts, status, reason);
   }
   return { phases, phaseSizes };
 }
 
-/** A rule's jobs in one phase: those printed in full, and status → reason → count for the rest. */
+/** A rule's jobs in one phase: those printed in full, and how many of the rest have each status and reason. */
 interface RuleGroup {
   shown: JobSpec[];
   folded: number;
-  counts: Map<string, Map<string, number>>;
+  /** One entry per status and reason, in the order first seen. */
+  counts: { status: string; reason: string; n: number }[];
 }
 
-/** `12 run: never completed, 3 skip: up to date`, by status, then reason. */
+function addCount(counts: RuleGroup['counts'], status: string, reason: string): void {
+  const seen = counts.find((c) => c.status === status && c.reason === reason);
+  if (seen !== undefined) seen.n += 1;
+  else counts.push({ status, reason, n: 1 });
+}
+
+/** `12 run: never completed, 3 skip: up to date`: by status (in the order first seen), then reason. */
 function statusCounts(counts: RuleGroup['counts']): string {
-  return [...counts].flatMap(([status, byReason]) => [...byReason].map(([reason, n]) => `${n} ${status}: ${reason}`)).join(', ');
+  const statuses = [...new Set(counts.map((c) => c.status))];
+  return statuses.flatMap((status) => counts.filter((c) => c.status === status).map((c) => `${c.n} ${status}: ${c.reason}`)).join(', ');
 }
 
 function count(n: number, noun: string): string {

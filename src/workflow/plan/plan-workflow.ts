@@ -135,7 +135,6 @@ function toSpecs(
   const factsByRule = new Map<Rule, RuleFacts>();
   let lastRule: Rule | undefined;
   let facts: RuleFacts | undefined;
-  const anyTarget = targets.size > 0;
   // An indexed loop: once per job, mostly before V8 optimises it (see build-dag.ts).
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
@@ -146,10 +145,10 @@ function toSpecs(
     const rule = j.rule;
     if (rule !== lastRule) {
       facts = factsByRule.get(rule);
-      if (facts === undefined) factsByRule.set(rule, (facts = ruleFacts(workflow, rule, jobs)));
+      if (facts === undefined) factsByRule.set(rule, (facts = ruleFacts(workflow, rule, jobs, dag, targets)));
       lastRule = rule;
     }
-    specs.push(new PlannedJob(j, dag.deps[i]!, facts!, s, anyTarget && targets.has(i), level));
+    specs.push(new PlannedJob(j, i, facts!, s));
     counts.byReason[s.reason] += 1;
     if (level + 1 > counts.phases) counts.phases = level + 1;
     if (s.status === 'run') {
@@ -169,11 +168,11 @@ interface Counts {
   phases: number;
 }
 
-function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[]): RuleFacts {
+function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[], dag: Dag, targets: ReadonlySet<number>): RuleFacts {
   const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
   const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
   const environment = rule.environment ?? workflow.defaults.environment;
-  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs };
+  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs, dag, targets };
   if (memoryMb !== undefined) facts.memoryMb = memoryMb;
   if (memory !== undefined) facts.memory = memory;
   else if (memoryMb !== undefined) facts.memory = `${memoryMb}M`;

@@ -154,17 +154,17 @@ function decideOnce(ctx: Context, keep: Uint8Array | undefined, whenFalse: Reado
     const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
-    // Most jobs miss nothing: they share one empty list instead of allocating their own.
+    // Most jobs miss nothing: they share one empty list instead of allocating their own. An input a
+    // job of the plan makes is never missing, so its existence is not even asked.
     let missingInputs: string[] = NONE_MISSING;
     for (let k = 0; k < j.inputs.length; k++) {
       const input = j.inputs[k]!;
       const key = pathKey(input);
-      if (exists(input, key)) continue;
       const producer = dag.producers.get(key);
-      if (producer === undefined || decisions[producer]?.reason === 'when false') {
-        if (missingInputs === NONE_MISSING) missingInputs = [];
-        missingInputs.push(input);
-      }
+      if (producer !== undefined && decisions[producer]?.reason !== 'when false') continue;
+      if (exists(input, key)) continue;
+      if (missingInputs === NONE_MISSING) missingInputs = [];
+      missingInputs.push(input);
     }
     if (whenFalse.size > 0 && whenFalse.has(j.rule.name)) {
       decisions[i] = WHEN_FALSE;
@@ -230,7 +230,7 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
     const out = j.outputs[k]!;
     const key = pathKey(out);
     if (exists(out, key)) existing += 1;
-    else if (tempExcused(ctx, i, key)) (tempGone ??= []).push(key);
+    else if (ctx.tempReaders !== undefined && tempExcused(ctx, i, key)) (tempGone ??= []).push(key);
     else firstMissing ??= out;
   }
   if (existing === 0 && tempGone === undefined) return missingInputs === NONE_MISSING ? NEVER_COMPLETED : { status: 'run', reason: 'never completed', missingInputs };
