@@ -341,9 +341,16 @@ class RulePaths {
     let firstClimb = -1;
     let firstAbsolute = -1;
     this.#unfilled = false;
+    const one = oneWildcard(t);
     for (let k = 0; k < combos.length; k++) {
-      this.#values = combos[k]!.values;
-      const p = renderTemplate(t, this.#render);
+      const values = combos[k]!.values;
+      const v = one === undefined ? undefined : values[one.name];
+      let p: string;
+      if (v !== undefined) p = one!.before + v + one!.after;
+      else {
+        this.#values = values;
+        p = renderTemplate(t, this.#render);
+      }
       paths.push(p);
       if (firstClimb < 0 && climbsOut(p)) firstClimb = k;
       if (firstAbsolute < 0 && p.startsWith('/')) firstAbsolute = k;
@@ -352,6 +359,18 @@ class RulePaths {
     if (!this.#unfilled) this.#byText.set(t.text, column);
     return column;
   }
+}
+
+/**
+ * A path of text and one wildcard (`step1/{sample}.txt`, the usual one), as the text around it: its
+ * value goes between, which is what renderTemplate makes of it (a wildcard's value is a string).
+ */
+function oneWildcard(t: Template): { before: string; name: string; after: string } | undefined {
+  const refs = t.parts.filter((p) => typeof p !== 'string');
+  if (refs.length !== 1 || refs[0]!.ref.kind !== 'var' || t.parts.length > 3) return undefined;
+  const at = t.parts.indexOf(refs[0]!);
+  const text = (part: Template['parts'][number] | undefined) => (typeof part === 'string' ? part : '');
+  return { before: at > 0 ? text(t.parts[0]) : '', name: refs[0]!.ref.name, after: at < t.parts.length - 1 ? text(t.parts[t.parts.length - 1]) : '' };
 }
 
 /** Each column's path for combination k: a new list (gather and expand_inputs add to it). */

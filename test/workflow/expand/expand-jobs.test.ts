@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandJobs } from '../../../src/workflow/expand/expand-jobs.js';
+import { compileTemplate, renderTemplate } from '../../../src/workflow/render/template.js';
 import { effectiveConfig, resolveSamples } from '../../../src/workflow/expand/sources.js';
 import type { Workflow } from '../../../src/workflow/model.js';
 import { makeWorkflow, type WorkflowInput } from '../../helpers/plan-workflow.js';
@@ -281,6 +282,16 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     expect(expand(wf({ sampleGroups: [{ name: 'a', samples: ['S1'], metadata: { idir: 'x/../..' } }], rules: [{ ...rule, input: ['in/{sample}.fq'], output: ['o/{sample}.txt'], log: 'logs/{idir}/../{sample}.log' }] })).diagnostics.map((d) => d.message)).toEqual([
       'log "logs/x/../../../S1.log" of rule r leaves the project directory once its values are filled in',
     ]);
+  });
+
+  it('renders a path of text and one wildcard as the template engine does, in every position', () => {
+    const { jobs } = expand(
+      wf({ sampleGroups: groups, rules: [{ name: 'r', input: ['{sample}', '{sample}.fq', 'in/{sample}', 'a/{tissue}/b', 'p/{group}_{sample}.x', '{config.d}/{sample}'], output: ['o/{sample}.txt'], shell: 'x {input} > {output}' }], config: { d: 'data' } }),
+    );
+    expect(jobs[2]!.inputs).toEqual(['T1', 'T1.fq', 'in/T1', 'a/tumor/b', 'p/case_T1.x', 'data/T1']);
+    // The same texts through the template engine itself.
+    const values: Record<string, string> = { sample: 'T1', tissue: 'tumor', group: 'case' };
+    expect(jobs[2]!.inputs).toEqual(['{sample}', '{sample}.fq', 'in/{sample}', 'a/{tissue}/b', 'p/{group}_{sample}.x', '{config.d}/{sample}'].map((p) => renderTemplate(compileTemplate(p), { vars: (n) => values[n], config: () => 'data' })));
   });
 
   it('expands 100,000 jobs without trouble', () => {
