@@ -46,17 +46,31 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
   for (const c of clashes.values()) diagnostics.push(clashDiagnostic(workflow, jobs, c));
   const dependsOn = workflow.rules.some((r) => r.dependsOn.length > 0);
   const levels = new Array<number>(jobs.length).fill(0);
-  const { deps, earlierOnly } = dependencies(jobs, producers, levels, dependsOn);
-  addDependsOn(workflow, jobs, deps, diagnostics);
+  const flat = dependencies(jobs, producers, levels, dependsOn);
+  // depends_on adds to the lists, so they are made now; otherwise when first read (see depsLists).
+  let lists = dependsOn ? depsLists(flat, true) : undefined;
+  if (lists !== undefined) addDependsOn(workflow, jobs, lists, diagnostics);
   if (diagnostics.length > 0) return { diagnostics };
-  if (!earlierOnly) {
-    const sorted = sortLevels(deps, levels);
+  const deps = () => (lists ??= depsLists(flat, false));
+  if (!flat.earlierOnly) {
+    const sorted = sortLevels(deps(), levels);
     if (sorted !== undefined) {
-      diagnostics.push(cycleDiagnostic(workflow, jobs, deps, sorted));
+      diagnostics.push(cycleDiagnostic(workflow, jobs, deps(), sorted));
       return { diagnostics };
     }
   }
-  return { dag: { deps, levels, order: byLevel(levels), producers }, diagnostics };
+  const order = byLevel(levels);
+  return {
+    dag: {
+      get deps() {
+        return deps();
+      },
+      levels,
+      order,
+      producers,
+    },
+    diagnostics,
+  };
 }
 
 /** Two jobs that write one path: the first pair seen for two rules, and how many paths they share. */
@@ -135,39 +149,69 @@ function clashDiagnostic(workflow: Workflow, jobs: readonly ExpandedJob[], c: Cl
   });
 }
 
+/** Who waits for whom, flat: job i waits for list[start[i]] … list[start[i + 1] - 1]. */
+interface FlatDeps {
+  start: Int32Array;
+  list: Int32Array;
+  /** Every edge points to an earlier job, and `levels` holds the levels. */
+  earlierOnly: boolean;
+}
+
 /**
  * The jobs each job waits for (its inputs' producers, each once) and, while every edge points to an
  * earlier job, each job's level. Jobs are made rule by rule in file order, so a job mostly waits for
  * jobs made before it; while that holds, each job's level is known as its dependencies are found
  * (theirs are final), with no second pass. Any other edge (a later job, itself, depends_on) makes
- * `earlierOnly` false, and the graph is sorted instead.
+ * `earlierOnly` false, and the graph is sorted instead. Written into two flat arrays, not one array
+ * per job: a plan that never asks for a job's list (a dry-run of a fresh project) makes none.
  */
-function dependencies(jobs: readonly ExpandedJob[], producers: ReadonlyMap<string, number>, levels: number[], dependsOn: boolean): { deps: number[][]; earlierOnly: boolean } {
-  const deps: number[][] = new Array(jobs.length);
-  // lastAdded[p] === i when job i already waits for p: dedupes without a Set per job. Each job's list
-  // is collected in one reused array and copied out at its exact size (an array grown by push
-  // reserves room for 17), which keeps a large plan's heap, and so its GC time, smaller.
-  // (A count, not `own.length = 0`: emptying an array frees its storage, and the next push allocates.)
+function dependencies(jobs: readonly ExpandedJob[], producers: ReadonlyMap<string, number>, levels: number[], dependsOn: boolean): FlatDeps {
+  let total = 0;
+  for (let i = 0; i < jobs.length; i++) total += jobs[i]!.inputs.length;
+  const start = new Int32Array(jobs.length + 1);
+  const list = new Int32Array(total);
+  // lastAdded[p] === i when job i already waits for p: dedupes without a Set per job.
   const lastAdded = new Int32Array(jobs.length).fill(-1);
-  const own: number[] = [];
+  let n = 0;
   let earlierOnly = !dependsOn;
   for (let i = 0; i < jobs.length; i++) {
-    let n = 0;
+    start[i] = n;
     let level = 0;
     const inputs = jobs[i]!.inputs;
     for (let k = 0; k < inputs.length; k++) {
       const p = producers.get(pathKey(inputs[k]!));
       if (p === undefined || lastAdded[p] === i) continue;
       lastAdded[p] = i;
-      own[n++] = p;
+      list[n++] = p;
       if (p >= i) earlierOnly = false;
       else if (levels[p]! >= level) level = levels[p]! + 1;
     }
-    // A job that waits for nothing shares one empty list (depends_on, which adds to lists, gets its own).
-    deps[i] = n === 0 && !dependsOn ? NO_DEPS : own.slice(0, n);
     levels[i] = level;
   }
-  return { deps, earlierOnly };
+  start[jobs.length] = n;
+  return { start, list, earlierOnly };
+}
+
+/**
+ * Dag.deps: one list per job, each at its exact size. A job that waits for nothing shares one empty
+ * list, unless `own` (depends_on adds to the lists).
+ */
+function depsLists(flat: FlatDeps, own: boolean): number[][] {
+  const { start, list } = flat;
+  const n = start.length - 1;
+  const deps: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const from = start[i]!;
+    const to = start[i + 1]!;
+    if (from === to) deps[i] = own ? [] : NO_DEPS;
+    else if (to - from === 1) deps[i] = [list[from]!];
+    else {
+      const d: number[] = [];
+      for (let k = from; k < to; k++) d.push(list[k]!);
+      deps[i] = d;
+    }
+  }
+  return deps;
 }
 
 /**

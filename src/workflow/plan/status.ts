@@ -219,7 +219,6 @@ function tempReaders(jobs: readonly ExpandedJob[], dag: Dag): Map<string, number
 function decide(ctx: Context, i: number, decisions: readonly (JobDecision | undefined)[], missingInputs: string[]): JobDecision {
   const { jobs, exists, mtime } = ctx;
   const j = jobs[i]!;
-  const deps = ctx.dag.deps[i]!;
   if (j.outputs.length === 0) return { status: 'run', reason: 'never completed', detail: 'declares no outputs, so it always runs', missingInputs };
   const must = ctx.mustRun.size === 0 ? undefined : ctx.mustRun.get(i);
   if (must !== undefined) return { status: 'run', reason: 'outputs missing', detail: must, missingInputs };
@@ -249,6 +248,8 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
     const environment = j.rule.environment ?? ctx.defaultEnvironment;
     if (record.hash !== jobHash({ command: j.command, env: j.env, stateEnv: j.stateEnv, outputs: j.outputs, ...(environment !== undefined ? { environment } : {}) })) return { status: 'run', reason: 'command changed', detail: 'command, environment or outputs differ from the last run', missingInputs };
   }
+  // Read only now, as the record is: a job with an output missing never needs its dependencies' lists.
+  const deps = ctx.dag.deps[i]!;
   for (let k = 0; k < deps.length; k++) {
     const d = deps[k]!;
     if (decisions[d]?.status === 'run') return { status: 'run', reason: 'upstream will run', detail: jobs[d]!.id, missingInputs };
