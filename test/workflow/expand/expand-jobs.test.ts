@@ -294,6 +294,15 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     expect(jobs[2]!.inputs).toEqual(['{sample}', '{sample}.fq', 'in/{sample}', 'a/{tissue}/b', 'p/{group}_{sample}.x', '{config.d}/{sample}'].map((p) => renderTemplate(compileTemplate(p), { vars: (n) => values[n], config: () => 'data' })));
   });
 
+  it('a name of Object.prototype ({constructor}, {toString}) is a name nothing fills, not a crash', () => {
+    const { jobs, diagnostics } = expand(wf({ sampleGroups: groups, rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{constructor}.txt', 'p/{toString}_{sample}.txt'], shell: 'x {input} > {output}' }] }));
+    expect(jobs).toEqual([]);
+    expect(diagnostics.map((d) => [d.code, d.message.slice(0, 36)])).toEqual([
+      ['E021', '`{constructor}` in rule r has no sou'],
+      ['E021', '`{toString}` in rule r has no source'],
+    ]);
+  });
+
   it('expands 100,000 jobs without trouble', () => {
     const samples = Array.from({ length: 100_000 }, (_, i) => `S${i}`);
     const { jobs } = expand(wf({ sampleGroups: [{ name: 'all', samples, metadata: {} }], rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] }));
