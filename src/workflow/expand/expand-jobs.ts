@@ -72,7 +72,7 @@ export interface CommandForms {
  * A job's value of a name, or undefined: values are own strings, so `{constructor}` or `{toString}` is
  * a name nothing fills (E021 in a path), never a function of Object.prototype written into a path.
  */
-function valueOf(values: Readonly<Record<string, string>>, name: string): string | undefined {
+function ownValue(values: Readonly<Record<string, string>>, name: string): string | undefined {
   const v = values[name];
   return typeof v === 'string' ? v : undefined;
 }
@@ -330,7 +330,7 @@ class RulePaths {
     this.#combos = combos;
     this.#render = {
       vars: (name) => {
-        const v = valueOf(this.#values, name);
+        const v = ownValue(this.#values, name);
         if (v === undefined) {
           this.#unfilled = true;
           this.missing.add(name);
@@ -353,7 +353,7 @@ class RulePaths {
     const one = oneWildcard(t);
     for (let k = 0; k < combos.length; k++) {
       const values = combos[k]!.values;
-      const v = one === undefined ? undefined : valueOf(values, one.name);
+      const v = one === undefined ? undefined : ownValue(values, one.name);
       let p: string;
       if (v !== undefined) p = one!.before + v + one!.after;
       else {
@@ -847,7 +847,7 @@ function expandPattern(
     let values: string[] | undefined;
     if (Array.isArray(from)) values = from;
     else {
-      const source = renderTemplate(from, { vars: (n) => valueOf(jobValues, n), config: getConfig });
+      const source = renderTemplate(from, { vars: (n) => ownValue(jobValues, n), config: getConfig });
       if (!e.lookups.has(source)) e.lookups.set(source, listValues(undefined, source, config));
       values = e.lookups.get(source);
       if (values === undefined) return { missing: source };
@@ -856,7 +856,7 @@ function expandPattern(
     for (const row of rows) for (const v of values) next.push({ ...row, [name]: v });
     rows = next;
   }
-  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => valueOf(row, n) ?? valueOf(jobValues, n), config: getConfig }));
+  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => ownValue(row, n) ?? ownValue(jobValues, n), config: getConfig }));
 }
 
 function transformJobs(
@@ -904,7 +904,7 @@ function transformJobs(
   const c = kinds.combine.source.compiled;
   if (c.combine !== undefined) {
     const combine = job(kinds.combine, combo.id, { ...values, chunks: chunks.join(' ') }, chunks, outputs, log);
-    const renderFinal = (t: Template) => renderTemplate(t, { vars: (n) => valueOf(values, n), config: (k) => config.get(k) });
+    const renderFinal = (t: Template) => renderTemplate(t, { vars: (n) => ownValue(values, n), config: (k) => config.get(k) });
     if (c.temp.length > 0) combine.tempOutputs = c.temp.map(renderFinal);
     if (c.protected.length > 0) combine.protectedOutputs = c.protected.map(renderFinal);
     out.push(combine);
@@ -998,7 +998,7 @@ function commandValues(j: ExpandedJob, source: CommandSource, config: (key: stri
   const memory = source.memory !== undefined ? { memory: source.memory } : {};
   const compiled = source.compiled.params;
   // A params value is filled from the job's own values (never from its paths), like a path is.
-  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => valueOf(j.values, n), config, threads: source.threads, ...memory });
+  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => ownValue(j.values, n), config, threads: source.threads, ...memory });
   return {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
@@ -1008,7 +1008,7 @@ function commandValues(j: ExpandedJob, source: CommandSource, config: (key: stri
     params,
     config,
     // {chunks} is the combine step's list of chunk files: one word each.
-    vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : valueOf(j.values, n)),
+    vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : ownValue(j.values, n)),
   };
 }
 
