@@ -172,7 +172,7 @@ function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[],
   const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
   const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
   const environment = rule.environment ?? workflow.defaults.environment;
-  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs, dag, targets };
+  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { rule: rule.name, threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs, dag, targets };
   if (memoryMb !== undefined) facts.memoryMb = memoryMb;
   if (memory !== undefined) facts.memory = memory;
   else if (memoryMb !== undefined) facts.memory = `${memoryMb}M`;

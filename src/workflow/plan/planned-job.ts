@@ -14,6 +14,8 @@ import type { CommandForms, JobReason, JobSpec, JobStatus } from './types.js';
 
 /** What every job of one rule has in its spec: one object per rule, shared by its jobs. */
 export interface RuleFacts {
+  /** The rule's name. */
+  readonly rule: string;
   readonly threads: number;
   readonly memoryMb?: number;
   /** As written ("8G"), or `${memoryMb}M` when only the default gives a number. */
@@ -51,7 +53,7 @@ export class PlannedJob implements JobSpec {
   }
 
   get rule(): string {
-    return this.#job.rule.name;
+    return this.#facts.rule;
   }
 
   get step(): 'map' | 'combine' | undefined {
