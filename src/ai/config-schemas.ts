@@ -79,7 +79,15 @@ function defineAiConfigSchemas(z: typeof Zod) {
             private_key_env: z.string().optional(),
             token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']).optional(),
             scope: z.string().optional(),
-            grant: z.enum(['authorization_code', 'client_credentials']).optional(),
+            grant: z.enum(['authorization_code', 'client_credentials', 'jwt_bearer', 'enterprise']).optional(),
+            assertion_env: z.string().optional(),
+            assertion_file: z.string().optional(),
+            idp_token_endpoint: z.string().optional(),
+            idp_client_id: z.string().optional(),
+            idp_client_secret_env: z.string().optional(),
+            id_token_env: z.string().optional(),
+            id_token_file: z.string().optional(),
+            dpop: z.boolean().optional(),
           })
           .optional(),
       })

@@ -191,6 +191,24 @@ export function headerSecrets(headers: Readonly<Record<string, string>>, env: Re
   return out.filter((s) => s.length >= MIN_SECRET_LENGTH);
 }
 
+/**
+ * The values of the variables a skill's [mcp] oauth table names (client and identity-provider
+ * secrets, private keys, workload assertions, ID tokens: every `*_env` setting), whatever the
+ * variables are called.
+ */
+export function oauthSecrets(oauth: object | undefined, env: Readonly<Record<string, string | undefined>>): string[] {
+  const out: string[] = [];
+  for (const [k, name] of Object.entries(oauth ?? {})) {
+    if (!k.endsWith('Env') || typeof name !== 'string') continue;
+    const value = env[name];
+    if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
+    out.push(value);
+    // A PEM key's lines, too: a message may quote one line of it.
+    if (value.includes('\n')) out.push(...value.split(/\r?\n/).filter((l) => l.length >= 16));
+  }
+  return out;
+}
+
 const SECRET_QUERY_NAME = /key|token|secret|pass|auth|sig|cred|code/i;
 
 /** The password in a URL's user-info and the values of credential-named query parameters. */

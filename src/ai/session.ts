@@ -12,7 +12,7 @@ import type { ResolvedProvider } from './providers/resolve.js';
 import type { ChatProvider } from './providers/types.js';
 import { newSessionId, SESSION_SCHEMA_VERSION, writeSession, type SessionRecord } from './sessions/record.js';
 import { skillSha256, type SkillContext } from './skills/index.js';
-import { headerSecrets, redactSecrets, urlSecrets } from './secrets.js';
+import { headerSecrets, oauthSecrets, redactSecrets, urlSecrets } from './secrets.js';
 import type { AgentEvents } from './agent/loop.js';
 import type { Approver } from './tools/call.js';
 import type { ToolEntry } from './tools/types.js';
@@ -55,7 +55,7 @@ export function openAiSession(command: string, sc: SkillContext, ctx: AiHost, op
   // must not hand it to the model.
   for (const s of sc.activation.active) {
     if (s.mcp === undefined) continue;
-    secrets.push(...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url));
+    secrets.push(...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url), ...oauthSecrets(s.mcp.oauth, ctx.env));
   }
   // Everything the command knows to be secret (sensitive config values, credential variables): the
   // model may repeat a value it saw, and a repeated value is masked like any other.

@@ -63,3 +63,35 @@ describe('ai login / ai logout (the built CLI)', () => {
     expect(r.stdout).toContain('oxo-flow ai login lab');
   });
 });
+
+describe('ai login with a machine grant', () => {
+  it('gets a DPoP-bound token with the workload assertion at once, in CI too (no browser); logout forgets token and key', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { startFixture, WORKLOAD_JWT } = await import('../helpers/mcp-dpop-server.js');
+    const server = await startFixture();
+    try {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'oxo-login-machine-'));
+      mkdirSync(path.join(dir, '.oxo-flow', 'skills'), { recursive: true });
+      writeFileSync(
+        path.join(dir, '.oxo-flow', 'skills', 'lab.skill.toml'),
+        `name = "lab"\nversion = "1.0.0"\ndescription = "Use for the lab's aligner"\nskill_type = "tool"\nrequires = [${JSON.stringify(server.url)}]\n\n[mcp]\noauth = { grant = "jwt_bearer", client_id = "ci-runner", assertion_env = "CI_IDENTITY_JWT" }\n`,
+      );
+      const env = { OXO_FLOW_HOME: home, CI_IDENTITY_JWT: WORKLOAD_JWT, CI: 'true', BROWSER: 'false' };
+      const r = await runCliAsync(['--json', 'ai', 'login', 'lab'], { cwd: dir, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, server: 'lab', client_id: 'ci-runner', authorization_server: server.origin });
+      expect(server.tokenForms.at(-1)).toMatchObject({ assertion: WORKLOAD_JWT });
+      const file = path.join(home, 'oauth', 'lab.json');
+      const token = JSON.parse(readFileSync(file, 'utf8')).tokens as { access_token: string; token_type: string };
+      expect(token.token_type).toBe('DPoP');
+      expect(statSync(path.join(home, 'oauth', 'lab.dpop.pem')).mode & 0o777).toBe(0o600);
+      for (const secret of [token.access_token, WORKLOAD_JWT]) expect(r.stdout + r.stderr).not.toContain(secret);
+      const out = await runCliAsync(['ai', 'logout', 'lab'], { cwd: dir, env });
+      expect(out.code).toBe(0);
+      expect(existsSync(file)).toBe(false);
+      expect(existsSync(path.join(home, 'oauth', 'lab.dpop.pem'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+});

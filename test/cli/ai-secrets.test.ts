@@ -72,3 +72,39 @@ it('template --ai, ai status --check and ai sessions never show the key', async 
   expect(everything(dir, outs)).not.toContain(KEY);
   expect(everything(dir, outs)).toContain('***');
 });
+
+// An OAuth-protected MCP server, reached with a DPoP-bound token got from a workload's JWT (the
+// variable's name matches no credential pattern: it is secret because [mcp] oauth names it). The
+// server echoes the Authorization and DPoP headers in an HTTP 500. Neither the assertion, nor the
+// token, nor a proof, nor the key appears in any output or session record.
+it('MCP OAuth with DPoP and a workload assertion: no assertion, token, proof or key in any output', async () => {
+  const { startFixture, WORKLOAD_JWT } = await import('../helpers/mcp-dpop-server.js');
+  const server = await startFixture();
+  try {
+    const dir = tempDir('oxo-mcp-secrets-');
+    const home = path.join(dir, 'home');
+    mkdirSync(path.join(dir, '.oxo-flow', 'skills'), { recursive: true });
+    writeFileSync(
+      path.join(dir, '.oxo-flow', 'skills', 'lab.skill.toml'),
+      `name = "lab"\nversion = "1.0.0"\ndescription = "Use for the lab's aligner"\nskill_type = "tool"\nrequires = [${JSON.stringify(server.url)}]\n\n[mcp]\noauth = { grant = "jwt_bearer", client_id = "ci-runner", assertion_env = "CI_IDENTITY_JWT" }\n`,
+    );
+    const env = { OXO_FLOW_HOME: home, CI_IDENTITY_JWT: WORKLOAD_JWT, CI: undefined };
+    const outs = [];
+    for (const args of [['ai', 'call', 'mcp_lab_leak', '--skill', 'lab'], ['--json', 'ai', 'call', 'mcp_lab_leak', '--skill', 'lab'], ['--json', 'ai', 'tools', '--skill', 'lab'], ['ai', 'skills']]) {
+      outs.push(await runCliAsync(args, { cwd: dir, env }));
+    }
+    // The echo was really reached (HTTP 500 from the server, after the token and both nonces).
+    expect(outs[0]!.stderr).toContain('MCP004');
+    expect(server.mcpAuth.length).toBeGreaterThan(2);
+    const seen = everything(dir, outs);
+    const key = readFileSync(path.join(home, 'oauth', 'lab.dpop.pem'), 'utf8');
+    const token = JSON.parse(readFileSync(path.join(home, 'oauth', 'lab.json'), 'utf8')).tokens.access_token as string;
+    expect(token).toMatch(/^access-token-canary-/);
+    for (const secret of [WORKLOAD_JWT, token, ...key.split('\n').filter((l) => l.length > 20)]) expect(seen).not.toContain(secret);
+    // No proof either (a DPoP proof is a JWT whose header says dpop+jwt).
+    expect(seen).not.toContain(Buffer.from('{"typ":"dpop+jwt"').toString('base64url').slice(0, 16));
+    expect(seen).toContain('***');
+  } finally {
+    await server.close();
+  }
+});

@@ -92,3 +92,36 @@ describe('oxo-flow ai call with one server down', () => {
     expect(r.stderr).not.toContain('TOOL001');
   });
 });
+
+describe('oxo-flow ai tools and SEP-2243 header marks', () => {
+  it('a tool with an invalid x-mcp-header is left out with a TOOL005 warning saying why; the valid one stays', async () => {
+    const { startRawServer, json } = await import('../helpers/mcp-raw-server.js');
+    const raw = await startRawServer((x) =>
+      x.message.method === 'tools/list'
+        ? json(x.res, 200, {
+            jsonrpc: '2.0',
+            id: x.message.id,
+            result: {
+              tools: [
+                { name: 'valid_tool', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } },
+                { name: 'bad_tool', inputSchema: { type: 'object', properties: { data: { type: 'object', 'x-mcp-header': 'Data' } } } },
+              ],
+            },
+          })
+        : undefined,
+    );
+    try {
+      const r = await runInProcess(['ai', 'tools', '--mcp', `hdr=${raw.url}`], { cwd: project.dir, env: env() });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('mcp_hdr_valid_tool');
+      expect(r.stderr).not.toMatch(/mcp_hdr_bad_tool\s/);
+      expect(r.stderr).toMatch(/TOOL005: hdr's tool "bad_tool" is left out: parameter "data" has x-mcp-header "Data" but is not a string, number, integer or boolean/);
+      const j = await runInProcess(['--json', 'ai', 'tools', '--mcp', `hdr=${raw.url}`], { cwd: project.dir, env: env() });
+      const doc = JSON.parse(j.stdout) as { tools: { name: string }[]; diagnostics: { code: string }[] };
+      expect(doc.tools.map((t) => t.name)).not.toContain('mcp_hdr_bad_tool');
+      expect(doc.diagnostics.map((d) => d.code)).toContain('TOOL005');
+    } finally {
+      await raw.close();
+    }
+  });
+});

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/oxo-flow.js');
-// The mock servers listen on every interface and announce "localhost"; keep to 127.0.0.1.
-const url = process.argv[process.argv.length - 1].replace('//localhost:', '//127.0.0.1:');
+// The mock servers' address, as they announce it (a DPoP proof names the very address requested).
+const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const byScenario = {
@@ -34,7 +34,9 @@ if (scenario.startsWith('auth/')) {
   env.OXO_FLOW_HOME = mkdtempSync(path.join(os.tmpdir(), 'oxo-conformance-home-'));
   env.BROWSER = `${process.execPath} ${path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fake-browser.mjs')}`;
   const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
-  const machine = scenario.includes('client-credentials');
+  // Grants that need no person: client credentials, a workload's JWT (RFC 7523), an enterprise ID token (SEP-990).
+  const grant = scenario.includes('client-credentials') ? 'client_credentials' : context.valid_jwt !== undefined ? 'jwt_bearer' : context.idp_token_endpoint !== undefined ? 'enterprise' : undefined;
+  const machine = grant !== undefined;
   let server = `conformance=${url}`;
   if (context.client_id !== undefined) {
     cwd = mkdtempSync(path.join(os.tmpdir(), 'oxo-conformance-project-'));
@@ -48,7 +50,15 @@ if (scenario.startsWith('auth/')) {
       env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
       oauth.push('private_key_env = "CONFORMANCE_PRIVATE_KEY"');
     }
-    if (machine) oauth.push('grant = "client_credentials"');
+    if (context.valid_jwt !== undefined) {
+      env.CONFORMANCE_WORKLOAD_JWT = context.valid_jwt;
+      oauth.push('assertion_env = "CONFORMANCE_WORKLOAD_JWT"');
+    }
+    if (context.idp_token_endpoint !== undefined) {
+      env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
+      oauth.push(`idp_token_endpoint = ${JSON.stringify(context.idp_token_endpoint)}`, `idp_client_id = ${JSON.stringify(context.idp_client_id)}`, 'id_token_env = "CONFORMANCE_ID_TOKEN"');
+    }
+    if (machine) oauth.push(`grant = "${grant}"`);
     writeFileSync(
       path.join(cwd, '.oxo-flow', 'skills', 'conformance.skill.toml'),
       `name = "conformance"\nversion = "1.0.0"\ndescription = "Use for the conformance suite's server"\nskill_type = "tool"\nrequires = [${JSON.stringify(url)}]\n\n[mcp]\noauth = { ${oauth.join(', ')} }\n`,
@@ -73,6 +83,7 @@ function inTerminal(cliArgs) {
     let screen = '';
     let answered = false;
     let fieldsAnswered = 0;
+    let pagesRead = 0;
     let sent = false;
     child.stdout.on('data', (d) => {
       screen += d.toString();
@@ -80,6 +91,12 @@ function inTerminal(cliArgs) {
       if (!answered && screen.includes('Allow execution? [y]es / [N]o / [a]lways for this tool in this command: ')) {
         answered = true;
         child.stdin.write('y\r');
+      }
+      // Long arguments are shown a page at a time: read on, as a person would.
+      const pages = screen.split('Enter: next page').length - 1;
+      if (pages > pagesRead) {
+        pagesRead = pages;
+        child.stdin.write('\r');
       }
       const fields = screen.split('  › ').length - 1;
       if (fields > fieldsAnswered && /: (\u001b\[\d+G)?$/.test(screen)) {
@@ -97,6 +114,33 @@ function inTerminal(cliArgs) {
       resolve({ code: code ?? 1, screen });
     });
   });
+}
+
+// JSON Schema 2020-12 preservation: what oxo-flow would hand the model as the focal tool's input
+// schema (`ai tools --json`) is sent back verbatim through the echo tool; the suite compares it
+// with the schema it published.
+if (scenario === 'json-schema-2020-12-preservation') {
+  const { execFileSync } = await import('node:child_process');
+  const listed = JSON.parse(execFileSync(process.execPath, [cli, '--json', 'ai', 'tools', '--mcp', `conformance=${url}`], { encoding: 'utf8', env, cwd }));
+  const focal = listed.tools.find((t) => t.name === 'mcp_conformance_json_schema_2020_12_tool');
+  if (focal === undefined) throw new Error('ai tools did not list mcp_conformance_json_schema_2020_12_tool');
+  commandArgs = ['ai', 'call', 'mcp_conformance_json_schema_echo', '--args', JSON.stringify({ schema: focal.input_schema }), '--mcp', `conformance=${url}`];
+}
+
+// Scenarios of several calls, each made as a person would (approved, forms answered in the
+// terminal): SEP-2322's four tools; SEP-2243's calls with the arguments the suite hands over, and
+// the one valid tool among invalid ones.
+const calls = {
+  'sep-2322-client-request-state': ['test_mrtr_echo_state', 'test_mrtr_unrelated', 'test_mrtr_no_state', 'test_mrtr_no_result_type'].map((name) => ({ name, arguments: {} })),
+  'http-custom-headers': process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT).toolCalls : undefined,
+  'http-invalid-tool-headers': [{ name: 'valid_tool', arguments: { region: 'us-west1' } }],
+}[scenario];
+if (calls !== undefined) {
+  let code = 0;
+  for (const call of calls) {
+    code = Math.max(code, (await inTerminal(['ai', 'call', `mcp_conformance_${call.name}`, '--args', JSON.stringify(call.arguments), '--mcp', `conformance=${url}`])).code);
+  }
+  process.exit(code);
 }
 
 let outcome = await inTerminal(commandArgs);

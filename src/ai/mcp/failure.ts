@@ -12,6 +12,8 @@ export class McpFailure extends Error {
     readonly hint?: string,
     /** For MCP020: the JSON-RPC error code the server sent. */
     readonly rpcCode?: number,
+    /** For MCP020: the error's `data` (e.g. the versions a server supports). */
+    readonly rpcData?: unknown,
   ) {
     super(message);
   }

@@ -30,6 +30,8 @@ export interface RequestOptions {
   /** initialize must never be cancelled (spec), so it gets no notifications/cancelled. */
   cancellable?: boolean;
   onprogress?: (p: Progress) => void;
+  /** Extra HTTP headers of this request (SEP-2243 Mcp-Param-*). */
+  headers?: Record<string, string>;
 }
 
 interface Pending {
@@ -49,6 +51,8 @@ export class JsonRpcSession {
   onnotification?: (n: JsonRpcNotification) => void;
   /** Server requests the client handles (by method); others get -32601 at once. */
   handlers: Record<string, (params: Record<string, unknown> | undefined) => Promise<Record<string, unknown>>> = {};
+  /** Merged into every message's `_meta` (2026-07-28: the version, the client and its capabilities). */
+  requestMeta: Record<string, unknown> | undefined;
   /** Server requests being answered (by a person): our own deadlines do not run out meanwhile. */
   private answering = 0;
 
@@ -71,7 +75,8 @@ export class JsonRpcSession {
     const withMeta = options.onprogress !== undefined || options.maxTotalMs !== undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
     // The request id doubles as the progress token: unique among our in-flight requests.
-    if (params !== undefined || withMeta) message.params = withMeta ? { ...params, _meta: { progressToken: id } } : { ...params };
+    const meta = withMeta || this.requestMeta !== undefined ? { ...this.requestMeta, ...(params?._meta as Record<string, unknown> | undefined), ...(withMeta ? { progressToken: id } : {}) } : undefined;
+    if (params !== undefined || meta !== undefined) message.params = meta !== undefined ? { ...params, _meta: meta } : { ...params };
     const controller = new AbortController();
     const started = Date.now();
     const maxTotal = options.maxTotalMs ?? options.timeoutMs * 10;
@@ -107,7 +112,7 @@ export class JsonRpcSession {
       if (options.onprogress !== undefined) entry.onprogress = options.onprogress;
       this.pending.set(id, entry);
       arm();
-      this.transport.send(message, { signal: controller.signal, awaitIds: [id] }).then(
+      this.transport.send(message, { signal: controller.signal, awaitIds: [id], ...(options.headers !== undefined ? { headers: options.headers } : {}) }).then(
         () => finish({ ok: false, error: new McpFailure('MCP008', `the server ended its reply to ${method} without sending the response`) }),
         (err: unknown) => finish({ ok: false, error: err instanceof Error ? err : new Error(String(err)) }),
       );
@@ -117,7 +122,7 @@ export class JsonRpcSession {
   /** Send a notification and wait for the server to accept it (202). */
   async notify(method: string, params?: Record<string, unknown>, timeoutMs = SIDE_MESSAGE_TIMEOUT_MS): Promise<void> {
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
-    if (params !== undefined) message.params = params;
+    if (params !== undefined || this.requestMeta !== undefined) message.params = this.requestMeta !== undefined ? { ...params, _meta: { ...this.requestMeta } } : { ...params };
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       await this.transport.send(message, { signal });
@@ -138,7 +143,7 @@ export class JsonRpcSession {
       if (p === undefined) return; // a late answer to a request we already gave up on
       const error = responseError(m);
       if (error !== undefined) {
-        p.settle({ ok: false, error: new McpFailure('MCP020', `the server answered ${p.method} with error ${error.code}: ${error.message}`, undefined, error.code) });
+        p.settle({ ok: false, error: new McpFailure('MCP020', `the server answered ${p.method} with error ${error.code}: ${error.message}`, undefined, error.code, error.data) });
       } else {
         p.settle({ ok: true, result: (m as { result: Record<string, unknown> }).result });
       }

@@ -20,6 +20,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /**
+ * The stateless revision (SEP-2575): no initialize and no session; every request says the version
+ * (MCP-Protocol-Version header and `_meta`), who the client is and what it can do.
+ */
+export const STATELESS_PROTOCOL_VERSION = '2026-07-28';
+
+/**
  * The schemas, built on first use: commands that load this module without talking to a server (ai
  * status, the --ai review) never build them.
  */
@@ -92,13 +98,35 @@ function buildSchemas() {
 
   const EmptyResultSchema = z.looseObject({});
 
+  /** 2026-07-28 server/discover: what initialize told before, without a session. */
+  const ServerInfoSchema = z.looseObject({ name: z.string(), version: z.optional(z.string()), title: z.optional(z.string()) });
+  const DiscoverResultSchema = z.looseObject({
+    supportedVersions: z.optional(z.array(z.string())),
+    capabilities: z._default(z.looseObject({ tools: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })) }), {}),
+    // In the result, or (later drafts) in its _meta as io.modelcontextprotocol/serverInfo.
+    serverInfo: z.optional(ServerInfoSchema),
+    instructions: z.optional(z.string()),
+    _meta: z.optional(z.looseObject({ 'io.modelcontextprotocol/serverInfo': z.optional(ServerInfoSchema) })),
+  });
+
+  /**
+   * SEP-2322 (multi round-trip requests): the tool needs answers first (a form for the person); the
+   * call is sent again with them and the server's requestState, exactly as it was given.
+   */
+  const InputRequiredResultSchema = z.looseObject({
+    resultType: z.literal('input_required'),
+    inputRequests: z._default(z.record(z.string(), z.looseObject({ method: z.string(), params: z.optional(z.record(z.string(), z.unknown())) })), {}),
+    requestState: z.optional(z.string()),
+  });
+  const CallToolAnswerSchema = z.union([InputRequiredResultSchema, CallToolResultSchema]);
+
   const ProgressParamsSchema = z.looseObject({
     progressToken: z.union([z.string(), z.number()]),
     progress: z.number(),
     total: z.optional(z.number()),
     message: z.optional(z.string()),
   });
-  return { RequestId, JsonRpcErrorSchema, JsonRpcResponseSchema, JsonRpcRequestSchema, JsonRpcNotificationSchema, InitializeResultSchema, ToolAnnotationsSchema, ToolSchema, ListToolsResultSchema, ContentBlockSchema, CallToolResultSchema, EmptyResultSchema, ProgressParamsSchema };
+  return { RequestId, JsonRpcErrorSchema, JsonRpcResponseSchema, JsonRpcRequestSchema, JsonRpcNotificationSchema, InitializeResultSchema, ToolAnnotationsSchema, ToolSchema, ListToolsResultSchema, ContentBlockSchema, CallToolResultSchema, EmptyResultSchema, ProgressParamsSchema, DiscoverResultSchema, InputRequiredResultSchema, CallToolAnswerSchema };
 }
 
 let built: ReturnType<typeof buildSchemas> | undefined;
@@ -119,6 +147,7 @@ export type Tool = z.infer<Schemas['ToolSchema']>;
 export type ListToolsResult = z.infer<Schemas['ListToolsResultSchema']>;
 export type ContentBlock = z.infer<Schemas['ContentBlockSchema']> & Record<string, unknown>;
 export type CallToolResult = z.infer<Schemas['CallToolResultSchema']>;
+export type InputRequiredResult = z.infer<Schemas['InputRequiredResultSchema']>;
 
 /**
  * Classify one decoded JSON value. A request has `method` and `id`; a notification has `method`

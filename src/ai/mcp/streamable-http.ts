@@ -16,14 +16,21 @@ export interface StreamableHttpOptions {
   connectTimeoutMs?: number;
   /** Cap on the bytes read from one HTTP response. */
   maxResponseBytes?: number;
-  /** OAuth (oauth.ts): a bearer token for each request, and what to do after a 401. */
+  /** OAuth (oauth.ts): the Authorization (and DPoP proof) of each request, and what to do after a 401. */
   auth?: TransportAuth;
 }
 
 export interface TransportAuth {
-  token(): Promise<string | undefined>;
-  /** After a 401: true when a new token was had without a person, so one retry can succeed. */
-  unauthorized(wwwAuthenticate: string | undefined): Promise<boolean>;
+  /**
+   * The headers that authenticate one request (`authorization`, and `dpop` with a proof for this
+   * method and address when the token is DPoP-bound); none without a token.
+   */
+  headers(method: string, url: URL): Promise<Record<string, string>>;
+  /**
+   * After a 401: true when a new token (or the DPoP nonce the server sent with `use_dpop_nonce`)
+   * was had without a person, so one retry can succeed.
+   */
+  unauthorized(wwwAuthenticate: string | undefined, dpopNonce?: string): Promise<boolean>;
   /**
    * After a 403 insufficient_scope: true when a token with the larger scope was had without a
    * person (client credentials); otherwise the scope is remembered for the next `ai login`.
@@ -42,6 +49,8 @@ const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 const MAX_RESUMES = 2;
 const DEFAULT_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10_000;
+/** Tokens and DPoP proofs remembered for masking (proofs are one per request). */
+const MAX_REMEMBERED_CREDENTIALS = 32;
 
 interface SseState {
   /** Request ids still unanswered. */
@@ -65,8 +74,6 @@ export class StreamableHttpTransport implements Transport {
   /** The proxy the requests go through, shown without credentials; undefined when direct. */
   private readonly via: string | undefined;
   private readonly auth: TransportAuth | undefined;
-  /** The OAuth token of the latest request, sent on the GET stream and DELETE too (never shown). */
-  private bearer: string | undefined;
 
   constructor(options: StreamableHttpOptions) {
     this.url = new URL(options.url);
@@ -107,7 +114,7 @@ export class StreamableHttpTransport implements Transport {
   private async readGetStream(signal: AbortSignal): Promise<void> {
     const state: SseState = { waiting: new Set() };
     for (let attempt = 0; attempt <= MAX_RESUMES && !signal.aborted; attempt++) {
-      const headers: Record<string, string> = this.headers('text/event-stream');
+      const headers: Record<string, string> = { ...this.headers('text/event-stream'), ...(await this.authHeaders('GET')) };
       if (state.lastEventId !== undefined) headers['last-event-id'] = state.lastEventId;
       let res: Response;
       try {
@@ -130,7 +137,7 @@ export class StreamableHttpTransport implements Transport {
             if (event.id !== undefined) state.lastEventId = event.id;
             if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
             try {
-              for (const m of decodePayload(event.data, this.shownUrl)) this.onmessage?.(m);
+              for (const m of decodePayload(this.scrub(event.data), this.shownUrl)) this.onmessage?.(m);
             } catch {
               // A malformed message on the optional stream is dropped; requests have their own replies.
             }
@@ -153,22 +160,40 @@ export class StreamableHttpTransport implements Transport {
     this.session = undefined;
   }
 
+  /** OAuth headers for one request (a DPoP proof is for one method and address, so never reused). */
+  private async authHeaders(method: string): Promise<Record<string, string>> {
+    if (this.auth === undefined) return {};
+    const h = await this.auth.headers(method, this.url).catch((): Record<string, string> => ({}));
+    // The token and proof are ours to keep secret: a server that echoes them gets them masked.
+    for (const v of Object.values(h)) for (const part of [v, v.replace(/^\S+\s+/, '')]) if (part.length >= 8) this.credentials.add(part);
+    while (this.credentials.size > MAX_REMEMBERED_CREDENTIALS) this.credentials.delete(this.credentials.values().next().value!);
+    return h;
+  }
+
+  /** Credentials (OAuth tokens, DPoP proofs) this transport sent, masked in whatever the server sends back. */
+  private readonly credentials = new Set<string>();
+
+  private scrub(text: string): string {
+    let out = text;
+    for (const c of this.credentials) if (out.includes(c)) out = out.split(c).join('***');
+    return out;
+  }
+
   private headers(accept: string): Record<string, string> {
     const h: Record<string, string> = { ...this.extraHeaders, accept };
-    if (this.bearer !== undefined) h.authorization = `Bearer ${this.bearer}`;
     if (this.session !== undefined) h['mcp-session-id'] = this.session;
     if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
     return h;
   }
 
-  async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false): Promise<void> {
+  async send(message: JsonRpcMessage, options: SendOptions = {}, retried = false, nonceRetried = false): Promise<void> {
     const isInitialize = 'method' in message && message.method === 'initialize';
-    if (this.auth !== undefined) this.bearer = await this.auth.token();
     const sentSession = this.session !== undefined;
     const body = JSON.stringify(message);
-    const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), 'content-type': 'application/json' };
+    const headers: Record<string, string> = { ...this.headers('application/json, text/event-stream'), ...(await this.authHeaders('POST')), 'content-type': 'application/json' };
     if (isInitialize) delete headers['mcp-session-id'];
     Object.assign(headers, routingHeaders(message));
+    for (const [k, v] of Object.entries(options.headers ?? {})) if (!RESERVED_HEADERS.has(k.toLowerCase()) && k.toLowerCase() !== 'authorization' && k.toLowerCase() !== 'dpop') headers[k] = v;
     const res = await this.post(body, headers, options.signal);
     const status = res.statusCode;
     const contentType = mediaType(res.headers['content-type']);
@@ -181,11 +206,23 @@ export class StreamableHttpTransport implements Transport {
       await drain(res);
       const header = headerValue(res.headers['www-authenticate']);
       // OAuth: a refreshed (or client-credentials) token is worth exactly one more try.
-      if (status === 401 && this.auth !== undefined && !retried && (await this.auth.unauthorized(header).catch(() => false))) return this.send(message, options, true);
+      // A DPoP nonce demanded (RFC 9449 §9) is worth one more try of its own, even right after a new token.
+      const nonce = status === 401 && parseWwwAuthenticate(header)?.params.error === 'use_dpop_nonce';
+      if (status === 401 && this.auth !== undefined && (!retried || (nonce && !nonceRetried))) {
+        let renewed: boolean;
+        try {
+          renewed = await this.auth.unauthorized(header, headerValue(res.headers['dpop-nonce']));
+        } catch (err) {
+          // A machine grant that was refused (or is misconfigured) says why: more use than the 401.
+          if (err instanceof McpFailure && (err.code === 'MCP016' || err.code === 'MCP014')) throw err;
+          renewed = false;
+        }
+        if (renewed) return this.send(message, options, true, nonceRetried || nonce);
+      }
       // Step-up: the token is good but too narrow; one try with the larger scope, never a loop.
       const stepUp = status === 403 && this.auth?.insufficientScope !== undefined && parseWwwAuthenticate(header)?.params.error === 'insufficient_scope';
       if (stepUp && !retried && (await this.auth!.insufficientScope!(header).catch(() => false))) return this.send(message, options, true);
-      const challenge = describeAuthChallenge(header);
+      const challenge = describeAuthChallenge(header === undefined ? undefined : this.scrub(header));
       throw new McpFailure(
         'MCP005',
         `${this.shownUrl} answered HTTP ${status}${status === 401 ? ' (authentication required)' : stepUp ? ' (the token lacks a scope this request needs)' : ' (forbidden)'}${challenge ? `: ${challenge}` : ''}`,
@@ -193,7 +230,7 @@ export class StreamableHttpTransport implements Transport {
       );
     }
     if (status >= 400) {
-      const text = await readText(res, 64 * 1024).catch(() => '');
+      const text = this.scrub(await readText(res, 64 * 1024).catch(() => ''));
       const rpc = safeJson(text);
       const rpcMessage = rpc !== undefined ? parseJsonRpcMessage(rpc) : undefined;
       const rpcError = rpcMessage && isResponse(rpcMessage) ? responseError(rpcMessage) : undefined;
@@ -225,7 +262,7 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     if (contentType === 'application/json') {
-      const text = await readText(res, this.maxBytes, this.shownUrl);
+      const text = this.scrub(await readText(res, this.maxBytes, this.shownUrl));
       if (text.trim() === '') return;
       for (const m of decodePayload(text, this.shownUrl)) deliver(m);
       return;
@@ -258,7 +295,7 @@ export class StreamableHttpTransport implements Transport {
     await this.readSse(res, deliver, options, stream);
     for (let attempt = 1; stream.waiting.size > 0 && stream.lastEventId !== undefined && attempt <= MAX_RESUMES; attempt++) {
       await delay(Math.min(stream.retryMs ?? DEFAULT_RETRY_MS, MAX_RETRY_MS), options.signal);
-      const headers = { ...this.headers('text/event-stream'), 'last-event-id': stream.lastEventId };
+      const headers = { ...this.headers('text/event-stream'), ...(await this.authHeaders('GET')), 'last-event-id': stream.lastEventId };
       let get: Response;
       try {
         get = await this.client.request(this.url, { method: 'GET', headers, ...(options.signal ? { signal: options.signal } : {}) });
@@ -289,7 +326,7 @@ export class StreamableHttpTransport implements Transport {
           // Priming events carry an id and no data; named events other than "message" are not MCP.
           if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
           try {
-            for (const m of decodePayload(event.data, this.shownUrl)) {
+            for (const m of decodePayload(this.scrub(event.data), this.shownUrl)) {
               if (isResponse(m) && m.id !== null) waiting.delete(m.id);
               deliver(m);
             }
@@ -312,7 +349,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.session !== undefined) {
       const signal = AbortSignal.timeout(2_000);
       try {
-        const res = await this.client.request(this.url, { method: 'DELETE', headers: this.headers('application/json, text/event-stream'), signal });
+        const res = await this.client.request(this.url, { method: 'DELETE', headers: { ...this.headers('application/json, text/event-stream'), ...(await this.authHeaders('DELETE')) }, signal });
         await drain(res);
       } catch {
         // Best effort: 405, a dead server or a timeout all leave nothing for us to do.

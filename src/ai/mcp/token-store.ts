@@ -4,6 +4,7 @@
 // goes to a server it was not issued for.
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DpopKey } from './dpop.js';
 import type { AuthServerMetadata } from './oauth.js';
 
 export interface StoredTokens {
@@ -58,5 +59,7 @@ export function forgetStoredAuth(home: string, server: string): boolean {
     return false;
   }
   rmSync(file, { force: true });
+  // The DPoP key its tokens were bound to goes with them.
+  DpopKey.forget(home, server);
   return true;
 }

@@ -7,6 +7,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Resolve as soon as these request ids are answered, even if the server keeps the stream open. */
   awaitIds?: readonly (string | number)[];
+  /** Extra headers of this one exchange (never the transport's own). */
+  headers?: Record<string, string>;
 }
 
 export interface Transport {

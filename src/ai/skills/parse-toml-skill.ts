@@ -7,6 +7,7 @@ import type { ShapePath } from '../../workflow/load/shape-check.js';
 import { checkAgainstShape, inFileOrder, pathName } from '../config-check.js';
 import { SKILL_TOML_SHAPE } from '../config-shapes.generated.js';
 import { normalisePromptText } from './prompt-text.js';
+import type { OAuthGrant } from '../mcp/oauth.js';
 import type { McpSettings, ParsedSkill, SkillType, TokenEndpointAuthMethod } from './types.js';
 
 /** Parse and validate a TOML skill's text (already decoded, LF newlines). `stem` is the file name minus `.skill.toml`. */
@@ -121,7 +122,15 @@ function mcpTable(value: unknown, usable: (path: ShapePath) => boolean): McpTabl
       ...(typeof o.private_key_env === 'string' ? { privateKeyEnv: o.private_key_env } : {}),
       ...(typeof o.token_endpoint_auth_method === 'string' ? { tokenEndpointAuthMethod: o.token_endpoint_auth_method as TokenEndpointAuthMethod } : {}),
       ...(typeof o.scope === 'string' ? { scope: o.scope } : {}),
-      ...(o.grant === 'client_credentials' || o.grant === 'authorization_code' ? { grant: o.grant } : {}),
+      ...(typeof o.grant === 'string' ? { grant: o.grant as OAuthGrant } : {}),
+      ...(typeof o.assertion_env === 'string' ? { assertionEnv: o.assertion_env } : {}),
+      ...(typeof o.assertion_file === 'string' ? { assertionFile: o.assertion_file } : {}),
+      ...(typeof o.idp_token_endpoint === 'string' ? { idpTokenEndpoint: o.idp_token_endpoint } : {}),
+      ...(typeof o.idp_client_id === 'string' ? { idpClientId: o.idp_client_id } : {}),
+      ...(typeof o.idp_client_secret_env === 'string' ? { idpClientSecretEnv: o.idp_client_secret_env } : {}),
+      ...(typeof o.id_token_env === 'string' ? { idTokenEnv: o.id_token_env } : {}),
+      ...(typeof o.id_token_file === 'string' ? { idTokenFile: o.id_token_file } : {}),
+      ...(typeof o.dpop === 'boolean' ? { dpop: o.dpop } : {}),
     };
   }
   return out;

@@ -37,8 +37,12 @@ export function serversFromSkills(active: readonly Skill[]): McpServerSpec[] {
       if (m.callTimeoutMs !== undefined) spec.callTimeoutMs = m.callTimeoutMs;
       if (m.allowTools !== undefined) spec.allowTools = m.allowTools;
       if (m.denyTools !== undefined) spec.denyTools = m.denyTools;
-      // A key file is named relative to the skill's own directory.
-      if (m.oauth !== undefined) spec.oauth = m.oauth.privateKeyFile !== undefined ? { ...m.oauth, privateKeyFile: path.resolve(path.dirname(s.path), m.oauth.privateKeyFile) } : m.oauth;
+      // Key, assertion and ID-token files are named relative to the skill's own directory.
+      if (m.oauth !== undefined) {
+        const o = { ...m.oauth };
+        for (const k of ['privateKeyFile', 'assertionFile', 'idTokenFile'] as const) if (o[k] !== undefined) o[k] = path.resolve(path.dirname(s.path), o[k]);
+        spec.oauth = o;
+      }
       return spec;
     });
 }

@@ -20,6 +20,8 @@ export interface ServerStatus {
   /** The server's instructions (bounded): for the person; not given to models. */
   instructions?: string;
   error?: { code: Code; message: string; hint?: string };
+  /** Tools the server offers that this client refuses, and why (invalid x-mcp-header marks). */
+  rejectedTools?: readonly { name: string; reason: string }[];
 }
 
 export interface RenamedTool {
@@ -60,7 +62,8 @@ export async function buildToolRegistry(options: RegistryOptions): Promise<ToolR
     if (outcome.status === 'rejected') return { ...base, ok: false, error: failureInfo(outcome.reason) };
     open.push(outcome.value);
     const { protocolVersion, serverName, tools, instructions } = outcome.value;
-    return { ...base, ok: true, protocolVersion, serverName, toolCount: tools.length, ...(instructions !== undefined ? { instructions } : {}) };
+    const rejected = outcome.value.client.rejectedTools;
+    return { ...base, ok: true, protocolVersion, serverName, toolCount: tools.length, ...(instructions !== undefined ? { instructions } : {}), ...(rejected.length > 0 ? { rejectedTools: rejected } : {}) };
   });
 
   const pairs = open.flatMap((server) => server.tools.map((tool) => ({ server, tool })));

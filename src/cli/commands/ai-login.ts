@@ -38,11 +38,13 @@ export async function aiLogin(opts: AiLoginOptions, ctx: CliContext): Promise<Co
   const found = await resolveServer(opts, ctx);
   if (found.spec === undefined) return unknownServer(opts.server, found.missing);
   const spec = found.spec;
-  if (inCi(ctx.env)) {
+  // A machine grant (client credentials, jwt_bearer, enterprise) needs no person: fine in CI too.
+  const machine = spec.oauth?.grant !== undefined && spec.oauth.grant !== 'authorization_code';
+  if (inCi(ctx.env) && !machine) {
     return {
       outcome: 'failed',
       json: { server: spec.name },
-      diagnostics: [diagnostic('MCP016', 'ai login needs a person at a browser, and CI is set', { hint: `run \`oxo-flow ai login ${spec.name}\` on your own machine, or give the skill [mcp] oauth = { grant = "client_credentials", … } for a machine identity` })],
+      diagnostics: [diagnostic('MCP016', 'ai login needs a person at a browser, and CI is set', { hint: `run \`oxo-flow ai login ${spec.name}\` on your own machine, or give the skill a machine grant ([mcp] oauth = { grant = "client_credentials" | "jwt_bearer" | "enterprise", … }, docs/mcp.md)` })],
     };
   }
   const [{ login, browserCommand }, { oxoFlowHome }, { maskUrl }] = await Promise.all([import('../../ai/mcp/oauth.js'), import('../../ai/skills/load-context.js'), import('../../ai/secrets.js')]);

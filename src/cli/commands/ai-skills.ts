@@ -18,7 +18,7 @@ import {
 import type { CliContext } from '../context.js';
 import { outcomeOf, type CommandResult } from '../result.js';
 import type { Style } from '../style.js';
-import { headerSecrets, maskUrl, urlSecrets } from '../../ai/secrets.js';
+import { headerSecrets, maskUrl, oauthSecrets, urlSecrets } from '../../ai/secrets.js';
 import { terminalSafeLine as safe } from '../terminal-safe.js';
 
 interface ProjectOpts {
@@ -53,7 +53,7 @@ export function skillJson(skill: Skill, active: boolean): Record<string, unknown
 export function noteSkillSecrets(skills: readonly Skill[], ctx: CliContext): void {
   for (const s of skills) {
     if (!s.mcp) continue;
-    for (const v of [...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url)]) ctx.secrets.add(v);
+    for (const v of [...headerSecrets(s.mcp.headers, ctx.env), ...urlSecrets(s.mcp.url), ...oauthSecrets(s.mcp.oauth, ctx.env)]) ctx.secrets.add(v);
   }
 }
 

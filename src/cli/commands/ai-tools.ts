@@ -113,6 +113,7 @@ export async function aiTools(opts: AiToolsOptions, ctx: CliContext): Promise<Co
         diagnostic('TOOL004', `${r.server}'s tool ${JSON.stringify(r.rawName)} is exposed as ${r.exposed} (${r.why === 'collision' ? 'its plain name was already taken' : 'the name was over 64 characters'})`),
       );
     }
+    for (const s of registry.servers) for (const r of s.rejectedTools ?? []) diagnostics.push(diagnostic('TOOL005', `${s.name}'s tool ${JSON.stringify(r.name)} is left out: ${r.reason} (SEP-2243)`));
     const rows = await Promise.all(registry.tools.map(async (t) => ({ tool: t, ...(await gateOf(t)) })));
     const json = {
       interactive: nonInteractiveReason === undefined,

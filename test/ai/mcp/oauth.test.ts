@@ -77,7 +77,9 @@ describe('OAuth 2.1 for MCP servers', () => {
     server = undefined;
     forgetStoredAuth(home, 'lab');
     const err = (await openServer(spec({ oauth }), { env: { LAB_CLIENT_SECRET: 'wrong' }, clientInfo, home }).catch((e: unknown) => e)) as McpFailure;
-    expect(err.code).toBe('MCP005');
+    // The authorization server's refusal is the message (more use than the server's 401).
+    expect(err.code).toBe('MCP016');
+    expect(err.message).toMatch(/refused the client_credentials token request \(HTTP 40\d/);
     for (const token of [...f.issued, 's3cret-value', 'wrong']) expect(`${err.message} ${err.hint ?? ''}`).not.toContain(token);
   });
 
