@@ -311,6 +311,20 @@ export class StateStore {
     });
   }
 
+  /**
+   * Take back this journal's records of a job that never started (its start record was written
+   * ahead, see the lifecycle): what the other sources say of it stands again, here as `previous`
+   * (what records() said before). Never synced: if it is lost, the start record stands and the job
+   * reruns (fail closed). Throws as write() does.
+   */
+  withdraw(id: string, previous: JobRecord | undefined): void {
+    this.#ensureOpen();
+    this.#line(`${JSON.stringify({ withdrawn: id })}\n`);
+    const records = this.records();
+    if (previous !== undefined) records.set(id, previous);
+    else records.delete(id);
+  }
+
   /** Close the journal (after the last write of the run). */
   close(): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
@@ -351,14 +365,17 @@ export class StateStore {
   }
 
   #append(record: JobRecord): void {
-    if (this.#fd === undefined) {
-      mkdirSync(this.jobsDir, { recursive: true });
-      this.#fd = openSync(this.journalFile, 'a');
-      this.#newFile = true;
-      const start = processStartTime(process.pid);
-      this.#line(`${JSON.stringify({ journal: 1, pid: process.pid, host: hostname(), ...(start !== undefined ? { procStart: start } : {}) })}\n`);
-    }
+    this.#ensureOpen();
     this.#line(`${JSON.stringify(record)}\n`);
+  }
+
+  #ensureOpen(): void {
+    if (this.#fd !== undefined) return;
+    mkdirSync(this.jobsDir, { recursive: true });
+    this.#fd = openSync(this.journalFile, 'a');
+    this.#newFile = true;
+    const start = processStartTime(process.pid);
+    this.#line(`${JSON.stringify({ journal: 1, pid: process.pid, host: hostname(), ...(start !== undefined ? { procStart: start } : {}) })}\n`);
   }
 
   #line(text: string): void {
@@ -452,6 +469,9 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
     if (content === undefined) continue;
     let writerGone = true;
     let start = 0;
+    // Within a journal the later line wins; a withdrawal takes back what this journal said of a job
+    // (a start record written ahead for a job that then never started), leaving the other sources' word.
+    const said = new Map<string, JobRecord | undefined>();
     while (start < content.length) {
       let end = content.indexOf('\n', start);
       if (end < 0) end = content.length; // cut short by a killed writer: parsed if whole, else skipped
@@ -462,9 +482,15 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
         writerGone = !writerAlive(line);
         continue;
       }
+      if (line.startsWith(WITHDRAWN)) {
+        const id = parseWithdrawal(line);
+        if (id !== undefined) said.set(id, undefined);
+        continue;
+      }
       const r = parseRecord(line);
-      if (r !== undefined) newer.set(r.id, r); // within a journal, the later line wins
+      if (r !== undefined) said.set(r.id, r);
     }
+    for (const [id, r] of said) if (r !== undefined) newer.set(id, r);
     journals.push({ file, writerGone });
   }
 
@@ -489,6 +515,21 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
     }
   }
   return { records, journals, legacy, temps };
+}
+
+/**
+ * A withdrawal line: `{"withdrawn":"<job id>"}`. Versions before it skip the line (it is no record),
+ * so for them the start record written ahead stands and the job reruns: fail closed.
+ */
+const WITHDRAWN = '{"withdrawn":';
+
+function parseWithdrawal(text: string): string | undefined {
+  try {
+    const w = JSON.parse(text) as { withdrawn?: unknown };
+    return typeof w.withdrawn === 'string' ? w.withdrawn : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseRecord(text: string): JobRecord | undefined {
