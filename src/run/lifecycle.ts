@@ -5,16 +5,16 @@
 // Any error on the way (a full disk, an unwritable state directory, a command too long to start)
 // fails that job with a code: nothing is swallowed, and the run's exit code says so.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, lstatSync, lutimesSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Preparation } from './environment.js';
 import type { JobResult, RunEvent, RunReport } from './events.js';
 import type { Ended, Executor, Started } from './executors/types.js';
 import { openJobLog } from './job-log.js';
-import { directoriesAtFileOutputs, makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
+import { checkOutputs, makeParentDirs, protect, removeFile, removePartialOutputs } from './outputs.js';
 import type { PreparedJob } from './preflight.js';
-import { proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
+import { findJobGroups, proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
 import { startRecord, type JobRecord, jobHash, type StateStore } from './state.js';
 import { tempOutputs, type JobSpec } from '../workflow/plan/index.js';
@@ -127,10 +127,14 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   // A record written ahead says `running` before the job runs, which only ever reruns a job: a crash
   // before it starts leaves it `running` (it reruns, as it was going to), and a run that ends without
   // starting it takes the record back. A cluster job's start costs far more than a sync.
+  // They are written a few at a time (when half of those written are used), so that one sync covers
+  // several, and the job ends appended meanwhile share it.
+  const lookahead = 4 * Math.max(1, options.limits.jobs);
   const upcoming =
     executor.cluster || !store.sync
       ? undefined
       : (next: readonly RunJob[]) => {
+          if (ahead.size > lookahead / 2) return;
           for (const job of next) {
             if (ahead.has(job.id) || (job.preparation !== undefined && failedPreparations.has(job.preparation))) continue;
             const previous = store.records().get(job.id);
@@ -188,13 +192,14 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   const limits = executor.cluster ? { jobs: options.limits.jobs, cores: Number.POSITIVE_INFINITY, memoryMb: Number.POSITIVE_INFINITY } : options.limits;
   let sched: Awaited<ReturnType<typeof schedule>>;
   try {
-    sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal, ...(upcoming !== undefined ? { upcoming } : {}) });
+    sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal, ...(upcoming !== undefined ? { upcoming, lookahead } : {}) });
   } finally {
     await executor.close();
     diagnostics.push(...(executor.notes?.() ?? []));
   }
   // Every end record on disk before the run reports; start records written ahead for jobs that
   // never started (the run stopped first) taken back.
+  store.hurry();
   await Promise.all(committing);
   await Promise.all([...ahead.values()].map((a) => a.durable.catch(() => undefined)));
   withdrawAhead(store, ahead);
@@ -299,6 +304,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     let interrupted = false;
     /** Bytes of the log's own header while the log holds nothing else (one attempt, no output yet). */
     let headerBytes = 0;
+    /** The first attempt's header: a log the helper dropped (a silent exit 0) is written back if the job is not done after all. */
+    let firstHeader = '';
     try {
       for (; attempt <= attempts; attempt++) {
         if (options.signal.aborted) break;
@@ -310,9 +317,10 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         } else {
           // The log starts afresh with the job's first attempt; later attempts append after it. The
           // local executor opens it itself (its helper does); for the others it is opened here.
-          const header = `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
+          const header = `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n# $ ${job.shownCommand.replace(/\n/g, '\n#   ')}\n`;
           const fresh = attempt === 1;
           headerBytes = fresh ? Buffer.byteLength(header) : 0;
+          if (fresh) firstHeader = header;
           let fd: number | undefined;
           if (executor.writesLogs !== true) {
             stage = 'open its log';
@@ -360,24 +368,27 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         const ended = await watch(s, job, options);
         if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}) });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
+        // The helper removed the log of a silent first attempt that exited 0 (nothing but the header
+        // was in it): a job that is not done after all keeps its log, as every failed job does.
+        const keepLog = () => {
+          if (ended.logDropped === true) writeFileSync(job.logPath, firstHeader);
+        };
         if (ended.interrupted) {
           interrupted = true;
+          keepLog();
           break;
         }
         if (ended.code === 0 && !timedOut && ended.spawnError === undefined) {
           stage = 'check its outputs';
-          const missing = missingOutputs(spec.outputs, dir);
-          const folders = missing.length === 0 ? directoriesAtFileOutputs(spec.outputs, dir) : [];
+          const { missing, folders } = checkOutputs(spec.outputs, dir, started);
           if (missing.length === 0 && folders.length === 0) {
-            stage = 'touch its outputs';
-            touchOutputs(spec.outputs, dir, started);
             if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
             stage = 'record its end';
             // Done only once the record is on disk (group commit, shared with the records appended
             // meanwhile): after a crash, an end that was not synced reruns the job.
-            const durable = store.appendDurable({ ...record, status: 'done', endedAt: new Date().toISOString() });
+            const durable = store.appendDurable({ ...record, status: 'done', endedAt: new Date().toISOString() }, { later: true });
             live.delete(spec.id);
-            if (headerBytes > 0) dropEmptyLog(job.logPath, headerBytes, ended.logBytes);
+            if (headerBytes > 0 && ended.logDropped !== true) dropEmptyLog(job.logPath, headerBytes, ended.logBytes);
             return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}), durable };
           }
           message =
@@ -398,6 +409,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           message = ended.state ?? `killed by ${ended.signal}`;
           code = executor.lostCode;
         }
+        stage = 'keep its log';
+        keepLog();
         // A failed attempt's outputs are not to be trusted, not even by the next attempt.
         stage = 'remove what the failed attempt wrote';
         removePartialOutputs(spec.outputs, [], dir);
@@ -478,16 +491,6 @@ async function watch(s: Started, job: RunJob, options: LifecycleOptions): Promis
   return { ...ended, limitHit, interrupted };
 }
 
-/** Outputs get the job's end as their time when a tool kept an older one (cp -p, rsync -a, tar x, clock skew). */
-function touchOutputs(outputs: readonly string[], dir: string, startedMs: number): void {
-  const now = new Date();
-  for (const o of outputs) {
-    const full = path.resolve(dir, o);
-    const s = lstatSync(full, { throwIfNoEntry: false });
-    if (s !== undefined && s.mtimeMs < startedMs) lutimesSync(full, now, now);
-  }
-}
-
 /**
  * A runner that died (kill -9, a crash, a lost machine) leaves `running` records of local jobs: their
  * group may still run, and outputs may be half-written. The group is stopped only when it provably is
@@ -496,9 +499,26 @@ function touchOutputs(outputs: readonly string[], dir: string, startedMs: number
  */
 async function recoverLocal(jobs: readonly RunJob[], options: LifecycleOptions, diagnostics: Diagnostic[]): Promise<void> {
   const records = options.store.records();
+  // A runner killed after it started a job but before it recorded the job's group left a record with
+  // no group (or one written ahead of a job that never started): such a job's group is found by its
+  // log and run id, all in one look at /proc.
+  const unnamed = new Map<string, string>();
+  for (const job of jobs) {
+    const r = records.get(job.id);
+    if (r !== undefined && r.status === 'running' && r.executor === 'local' && r.pgid === undefined && r.runId !== undefined && r.log !== '') unnamed.set(r.log, r.runId);
+  }
+  const found = findJobGroups(unnamed);
   for (const job of jobs) {
     const r = records.get(job.id);
     if (r === undefined || r.status !== 'running' || r.executor !== 'local') continue;
+    if (r.pgid === undefined) {
+      const pgid = found.get(r.log);
+      if (pgid !== undefined) {
+        options.onEvent({ kind: 'note', message: `stopping process group ${pgid}, left running by an earlier run of ${job.id}` });
+        await stopGroup(pgid, options.graceMs);
+      }
+      continue;
+    }
     const owner = proveOwnGroup(r.pgid, r.procStart, r.runId);
     if ('own' in owner && owner.own) {
       options.onEvent({ kind: 'note', message: `stopping process group ${r.pgid}, left running by an earlier run of ${job.id}` });

@@ -35,10 +35,11 @@ export function schedule<J extends SchedJob>(
     keepGoing: boolean;
     signal: AbortSignal;
     /**
-     * Told, each time jobs have been started, the ready jobs next in line (at most `limits.jobs`,
-     * in the order they would start), so their start can be prepared while slots are busy.
+     * Told, each time jobs have been started, the ready jobs next in line (at most `lookahead`, in
+     * the order they would start), so their start can be prepared while the slots are busy.
      */
     upcoming?: (next: readonly J[]) => void;
+    lookahead?: number;
   },
 ): Promise<ScheduleResult> {
   const index = new Map<string, number>();
@@ -104,7 +105,8 @@ export function schedule<J extends SchedJob>(
         }
         if (options.upcoming !== undefined && ready.length > 0) {
           const next: J[] = [];
-          for (let k = 0; k < ready.length && k < limits.jobs; k++) next.push(jobs[ready[k]!]!);
+          const n = options.lookahead ?? limits.jobs;
+          for (let k = 0; k < ready.length && k < n; k++) next.push(jobs[ready[k]!]!);
           options.upcoming(next);
         }
       }

@@ -3,11 +3,12 @@
 // What must hold: a job that then never starts (the run stopped first) has its record taken back, so
 // the state says what it said before; a withdrawal speaks only for its own journal, never hiding what
 // an earlier (crashed) run recorded; and every job that did start had its record on disk first.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StateStore, type JobRecord } from '../../src/run/state.js';
 import { tempDir } from '../helpers/plan-workflow.js';
+import { lines, processAlive, startCli, waitFor } from '../helpers/run-async.js';
 import { runCliJson } from '../helpers/run-cli.js';
 
 const rec = (id: string, status: JobRecord['status'], at: string): JobRecord => ({
@@ -112,5 +113,34 @@ describe('a run that stops before the jobs written ahead start', () => {
       // The leader's start time, read by the spawner's helper before it reaped the job.
       expect(record.procStart).toBeGreaterThan(0);
     }
+  }, 60_000);
+
+  it('a runner killed before it recorded a started job\'s group: the next run finds the group by the job\'s log and run id, and stops it', async () => {
+    const dir = tempDir('oxo-ahead-unnamed-');
+    writeFileSync(
+      path.join(dir, 'main.oxoflow'),
+      `[workflow]\nname = "unnamed"\n\n[[rules]]\nname = "slow"\noutput = ["slow.txt"]\nshell = "echo $$ >> pids; echo partial > slow.txt; if [ ! -e release ]; then sleep 60; fi; echo whole > slow.txt"\n`,
+    );
+    const first = startCli(['run'], dir);
+    await waitFor(() => lines(path.join(dir, 'pids')).length === 1 && existsSync(path.join(dir, 'slow.txt')), 'the job to start');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const pid = Number(lines(path.join(dir, 'pids'))[0]);
+    expect(processAlive(pid)).toBe(true);
+    // As if the runner had died before the record naming the job's group was appended.
+    const jobsDir = path.join(dir, '.oxo-flow/state/jobs');
+    const [journal] = readdirSync(jobsDir);
+    const file = path.join(jobsDir, journal!);
+    const kept = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => !l.includes('"pgid"'));
+    writeFileSync(file, kept.join('\n'));
+    expect(readFileSync(file, 'utf8')).toContain('"status":"running"');
+    writeFileSync(path.join(dir, 'release'), '');
+    const second = runCliJson(['run'], { cwd: dir, env: { OXO_FLOW_KILL_GRACE: '1' } });
+    expect(second.code, second.stderr).toBe(0);
+    expect(processAlive(pid)).toBe(false);
+    expect(readFileSync(path.join(dir, 'slow.txt'), 'utf8')).toBe('whole\n');
+    expect(lines(path.join(dir, 'pids'))).toHaveLength(2);
   }, 60_000);
 });

@@ -112,7 +112,7 @@ function helperStart(sp: Spawner, request: StartRequest, cwd: string, graceMs: n
   const launched = sp.launch({ argv: request.launch.argv, env: request.env, cwd, logPath: path.resolve(cwd, request.logPath), header: request.logHeader, fresh: request.logFresh });
   const proc = launched.pid.then(async (running): Promise<Proc> => {
     const outcome = launched.outcome.then(async (o): Promise<Ended> => {
-      if (o.kind === 'exited') return { code: o.code, ...(o.signal !== undefined ? { signal: o.signal } : {}), cpu: o.cpu, ...(o.logBytes !== undefined ? { logBytes: o.logBytes } : {}) };
+      if (o.kind === 'exited') return { code: o.code, ...(o.signal !== undefined ? { signal: o.signal } : {}), cpu: o.cpu, ...(o.logBytes !== undefined ? { logBytes: o.logBytes } : {}), ...(o.logDropped ? { logDropped: true as const } : {}) };
       if (o.kind === 'not started') return { code: null, spawnError: o.why };
       // The helper is gone and the job's status with it: stop the job rather than leave it unwatched.
       if (running !== undefined) await stopGroup(running.pid, graceMs);

@@ -46,6 +46,8 @@ export interface Ended {
   cpu?: { user: number; system: number };
   /** The log's size when the job's leader exited, when the executor knows it (the light spawner's helper). */
   logBytes?: number;
+  /** The helper removed the log: a first attempt that exited 0 and wrote nothing but its header. */
+  logDropped?: true;
 }
 
 export interface StartRequest {

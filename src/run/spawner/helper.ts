@@ -18,8 +18,11 @@
 //                                  the leader's start time (clock ticks since boot, - if unknown);
 //                                  offset: the log's size before this attempt's header
 //   F id errno stage               could not start (stage: what failed: chdir, open its log, exec…)
-//   X id status user system size   exited: the wait status, the CPU seconds of what was reaped, and
-//                                  the log's size then (-1 when it is gone)
+//   X id status user system size dropped
+//                                  exited: the wait status, the CPU seconds of what was reaped, the
+//                                  log's size then (-1 when it is gone), and 1 when the helper removed
+//                                  the log of a first attempt that exited 0 and wrote nothing
+//                                  (the runner writes it back if it fails the attempt after all)
 // End of stdin (the runner ended or died) ends the helper; jobs still running keep running.
 export const HELPER_SOURCE = String.raw`
 use strict;
@@ -52,8 +55,12 @@ sub reap {
     my $id = delete $id_of{$pid};
     next unless defined $id;
     delete $pid_of{$id};
-    my $size = (stat(delete $log_of{$id}))[7];
-    out("X $id $st $u $s " . (defined $size ? $size : -1) . "\n");
+    my ($log, $bare) = @{delete $log_of{$id}};
+    my $size = (stat($log))[7];
+    # A first attempt that exited 0 and wrote nothing leaves no log: its header is in the run record.
+    my $dropped = 0;
+    if ($st == 0 && defined $bare && defined $size && $size == $bare && unlink($log)) { $dropped = 1; }
+    out("X $id $st $u $s " . (defined $size ? $size : -1) . " $dropped\n");
   }
 }
 sub failed {
@@ -125,7 +132,7 @@ sub start {
   if ($msg eq '') {
     $id_of{$pid} = $id;
     $pid_of{$id} = $pid;
-    $log_of{$id} = $log;
+    $log_of{$id} = [$log, $mode eq 'w' ? $hl : undef];
     out("P $id $pid " . start_time($pid) . " $offset\n");
   } else {
     waitpid($pid, 0);

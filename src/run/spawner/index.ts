@@ -25,7 +25,7 @@ export type Outcome =
    * Exited (wait status decoded), with the CPU time of what the helper reaped, in clock ticks, and the
    * log's size at that moment (undefined when it is gone).
    */
-  | { kind: 'exited'; code: number | null; signal?: string; cpu: { user: number; system: number }; logBytes?: number }
+  | { kind: 'exited'; code: number | null; signal?: string; cpu: { user: number; system: number }; logBytes?: number; logDropped?: true }
   /**
    * Could not be started: errno's name first, as Node's spawn errors read (`E2BIG: …`). `untried`:
    * the helper died before it read any request (nothing was forked), so starting it another way is safe.
@@ -252,7 +252,7 @@ export class Spawner {
       const ticks = (s: string | undefined) => Math.max(0, Math.round(Number(s) * 100)) || 0;
       const cpu = { user: ticks(f[3]), system: ticks(f[4]) };
       const size = Number(f[5]);
-      const logBytes = Number.isSafeInteger(size) && size >= 0 ? { logBytes: size } : {};
+      const logBytes = { ...(Number.isSafeInteger(size) && size >= 0 ? { logBytes: size } : {}), ...(f[6] === '1' ? { logDropped: true as const } : {}) };
       job.resolveOutcome(sig === 0 ? { kind: 'exited', code: (status >> 8) & 0xff, cpu, ...logBytes } : { kind: 'exited', code: null, signal: signalName(sig), cpu, ...logBytes });
     }
   }
