@@ -172,9 +172,11 @@ const common = {
   // OXO_PROFILE_NAMES=1 keeps function names, for reading CPU profiles of the bundles.
   minifyIdentifiers: !process.env.OXO_PROFILE_NAMES,
   legalComments: 'none',
-  // Loaded on demand: zod on the loader's error path, the approval prompt, colour. (gray-matter,
-  // js-yaml and eventsource-parser are bundled into the second bundle, which alone uses them.)
-  external: ['zod', 'prompts', 'chalk'],
+  // Loaded on demand: the approval prompt, colour. zod (the classic API, on the loader's error path)
+  // is a lazy stand-in (above); zod/mini, which the MCP message schemas use, is bundled: esbuild
+  // keeps only the parts they use. (gray-matter, js-yaml and eventsource-parser are bundled into the
+  // second bundle, which alone uses them.)
+  external: ['prompts', 'chalk'],
   // The sources are ES modules that use import.meta.url (to create a require) and import.meta.dirname
   // (to find the package root); in a CommonJS bundle those are the bundle file's own URL (built when
   // first asked for) and directory.

@@ -35,19 +35,22 @@ export type SafeRead =
   | { ok: true; bytes: Buffer; size: number; complete: boolean; identity?: FileIdentity }
   | { ok: false; reason: 'missing' | 'not-regular' | 'escapes-root' | 'oversize' | 'io'; detail: string; size?: number; identity?: FileIdentity };
 
-/** Who a file is and which version of it: `key` names it exactly, `changedMs` is its newer time stamp (modification or change, ms). */
+/**
+ * Who a file is and which version of it, from its stat: device, inode and size, modification and
+ * change times (as Node reports them: milliseconds with a fraction, about a quarter of a microsecond
+ * apart at today's dates); `changedMs` is the newer of the two times.
+ */
 export interface FileIdentity {
-  key: string;
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
   changedMs: number;
 }
 
-/**
- * The identity of a file from its stat: equal keys mean the same device, inode and size and the same
- * modification and change times (as Node reports them: milliseconds with a fraction, about a quarter
- * of a microsecond apart at today's dates).
- */
 export function fileIdentity(st: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): FileIdentity {
-  return { key: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`, changedMs: Math.max(st.mtimeMs, st.ctimeMs) };
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, changedMs: Math.max(st.mtimeMs, st.ctimeMs) };
 }
 
 /** Every read, for tests that check what was read (set by the test; undefined in use). */

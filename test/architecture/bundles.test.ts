@@ -30,6 +30,16 @@ describe('bundles', () => {
   });
 });
 
+describe('every bundle', () => {
+  it('is ASCII, so Node holds it as a one-byte string (one character past U+00FF makes the whole file two-byte: slower to read and compile)', () => {
+    for (const name of ['oxo-flow.cjs', 'oxo-flow-more.cjs', 'oxo-flow-lookup.cjs', 'oxo-flow-net.cjs']) {
+      const text = read(name);
+      const at = text.search(/[^\x00-\x7f]/);
+      expect(at === -1 ? '' : text.slice(Math.max(0, at - 60), at + 20), name).toBe('');
+    }
+  });
+});
+
 describe('the lookup bundle', () => {
   it('holds the `lookup` commands and the knowledge search, none of the rest of the AI layer, and the core loads it for them', () => {
     const lookup = bundles['oxo-flow-lookup.cjs'].inputs;

@@ -2,7 +2,7 @@
 // progress, capped), notifications/cancelled on expiry, and answers to server requests (ping → {},
 // those the client handles (elicitation, when a person is there) → its answer, anything else →
 // -32601). While a person answers a server request, the deadlines of our requests wait. Knows no HTTP.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { McpFailure } from './failure.js';
 import {
   isRequest,
@@ -66,7 +66,7 @@ export class JsonRpcSession {
   }
 
   /** Send a request and validate its result with the caller's schema. Rejects with McpFailure. */
-  request<S extends z.ZodType>(method: string, params: Record<string, unknown> | undefined, schema: S, options: RequestOptions): Promise<z.output<S>> {
+  request<S extends z.ZodMiniType>(method: string, params: Record<string, unknown> | undefined, schema: S, options: RequestOptions): Promise<z.output<S>> {
     const id = this.nextId++;
     const withMeta = options.onprogress !== undefined || options.maxTotalMs !== undefined;
     const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
@@ -183,7 +183,7 @@ export class JsonRpcSession {
   }
 }
 
-function firstIssue(error: z.ZodError): string {
+function firstIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (issue === undefined) return 'invalid';
   const where = issue.path.length > 0 ? issue.path.join('.') : '(root)';

@@ -153,9 +153,11 @@ export function discoverInRoots(
     }
     const listing = listCandidates(rootReal, diagnostics, wantedNames);
     const cache = options.cache?.root(rootReal);
+    // Where a listed skill's body or prompt is read from later: one object per root and kind, not per skill.
+    const sources: SourcePair = [{ rootReal, parentIsLink: false }, { rootReal, parentIsLink: true }];
     const noSkillFile: string[] = [];
     for (const candidate of listing) {
-      const skill = (cache && fromCache(candidate, scope, rootReal, cache)) ?? loadCandidate(candidate, scope, rootReal, cache);
+      const skill = (cache && fromCache(candidate, scope, sources, cache)) ?? loadCandidate(candidate, scope, rootReal, cache);
       if (skill) skills.push(skill);
       else if (exists(path.join(candidate.dir, 'skill.md')))
         diagnostics.push(diagnostic('SK024', `${path.join(candidate.name, 'skill.md')} is not read: the file must be named SKILL.md`, { file: path.join(candidate.dir, 'skill.md') }));
@@ -379,8 +381,11 @@ function exists(file: string): boolean {
   }
 }
 
+type Source = { rootReal: string; parentIsLink: boolean };
+type SourcePair = readonly [plain: Source, linked: Source];
+
 /** The skill for a candidate whose file has not changed since the cache stored it; undefined on a miss. */
-function fromCache(c: Candidate, scope: SkillScope, rootReal: string, cache: RootCache): Skill | undefined {
+function fromCache(c: Candidate, scope: SkillScope, sources: SourcePair, cache: RootCache): Skill | undefined {
   if (c.refused || cache.empty) return undefined;
   const parentIsLink = Boolean(c.parentIsLink);
   const cached = cache.lookup(c.path, c.format, parentIsLink);
@@ -391,7 +396,7 @@ function fromCache(c: Candidate, scope: SkillScope, rootReal: string, cache: Roo
   skill.path = c.path;
   skill.dir = c.dir;
   // As after a read: a SKILL.md's body, and a TOML file's bytes and prompt, are read when asked for.
-  (c.format === 'md' ? bodySource : unreadToml).set(skill, { rootReal, parentIsLink });
+  (c.format === 'md' ? bodySource : unreadToml).set(skill, sources[parentIsLink ? 1 : 0]);
   return skill;
 }
 

@@ -13,25 +13,30 @@
 // tick of the read could otherwise keep the old entry's key (git's "racy" entries, avoided the same
 // way). The key of a stored entry comes from fstat on the very descriptor the file was read through.
 //
+// A cache file is cheap to read: one JSON parse of compact rows, one per skill file, in the order
+// discovery lists the files (so a run finds each row by walking them in step with its listing): the
+// file's name under the root, its identity as five numbers (compared with the `lstat` fields as they
+// are, no key string built), and the skill as discovery made it, which becomes the run's skill.
+//
 // What is never stored: a SKILL.md body or TOML prompt text (read when a skill is activated, shown
 // or validated), tool skills (their [mcp] headers and URL may hold credentials), anything refused
 // before reading (links out of the root, FIFOs), and an unreadable file. The cache is data only:
 // JSON, type-checked per entry; a file that does not parse, is of another format or another build
 // of oxo-flow, or is over its size bound is ignored (SK063), and one that cannot be written is
 // skipped (SK064): neither is ever an error, and neither changes any result.
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { writeFileAtomic, type WriteOutcome } from '../../fs/write-file-atomic.js';
 import { nameHash } from '../../fs/name-hash.js';
-import { fileIdentity, isInside } from '../../fs/safe-read.js';
+import { type FileIdentity, isInside } from '../../fs/safe-read.js';
 import { packageVersion } from '../../package-root.js';
 import { SKILL_STATUSES, type Skill, type SkillFormat } from './types.js';
 
 /** The `format` field of a cache file, and the version this build reads and writes. */
 export const CACHE_FORMAT = 'oxo-flow-skill-cache';
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 /** A cache file over this size is neither read nor written. */
 export const CACHE_FILE_MAX = 16 * 1024 * 1024;
 /** Cache files kept in the directory (one per skills directory); the least recently written go first. */
@@ -42,7 +47,12 @@ export const SETTLE_MS = 3000;
 /** A skill as discovery left it for one file, without what comes from where it was found (scope, path, dir) or its prompt. */
 export type CachedSkill = Omit<Skill, 'scope' | 'path' | 'dir' | 'prompt' | 'mcp'>;
 
-type Entry = [key: string, skill: CachedSkill];
+/** The identity of a file as stored: device, inode, size, modification and change time (ms, as Node's Stats give them). */
+const IDENTITY_LENGTH = 5;
+
+/** One stored file: its path under the root, its identity, the skill discovery made of it. */
+type Row = [file: string, dev: number, ino: number, size: number, mtimeMs: number, ctimeMs: number, skill: CachedSkill];
+const ROW_LENGTH = 2 + IDENTITY_LENGTH;
 
 interface CacheFile {
   format: typeof CACHE_FORMAT;
@@ -51,7 +61,7 @@ interface CacheFile {
   build: string;
   /** The skills directory (real path) the entries belong to. */
   root: string;
-  entries: Record<string, Entry>;
+  rows: Row[];
 }
 
 /** The cache of one run: opened per skills directory, written once discovery is done. */
@@ -70,8 +80,8 @@ export class DiscoveryCache {
   root(rootReal: string): RootCache {
     let rc = this.roots.get(rootReal);
     if (rc === undefined) {
-      const entries = this.read(rootReal);
-      rc = new RootCache(rootReal, entries ?? {}, this.now(), entries !== undefined);
+      const rows = this.read(rootReal);
+      rc = new RootCache(rootReal, rows ?? [], this.now(), rows !== undefined);
       this.roots.set(rootReal, rc);
     }
     return rc;
@@ -125,8 +135,8 @@ export class DiscoveryCache {
     this.notes.push(diagnostic(code, message, { file: this.dir }));
   }
 
-  /** The entries stored for a directory: undefined when there is no file, none when it is unreadable or not ours. */
-  private read(rootReal: string): Record<string, Entry> | undefined {
+  /** The rows stored for a directory: undefined when there is no file, none when it is unreadable or not ours. */
+  private read(rootReal: string): Row[] | undefined {
     const file = this.fileFor(rootReal);
     let text: string;
     try {
@@ -137,22 +147,22 @@ export class DiscoveryCache {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       this.note('SK063', `skill cache ${file} is ignored: ${(err as Error).message}`);
-      return {};
+      return [];
     }
     let doc: Partial<CacheFile>;
     try {
       doc = JSON.parse(text) as Partial<CacheFile>;
     } catch (err) {
       this.note('SK063', `skill cache ${file} is ignored: it is not valid JSON (${(err as Error).message})`);
-      return {};
+      return [];
     }
     if (doc === null || typeof doc !== 'object' || doc.format !== CACHE_FORMAT || doc.version !== CACHE_VERSION) {
       this.note('SK063', `skill cache ${file} is ignored: it is not a version ${CACHE_VERSION} skill cache`);
-      return {};
+      return [];
     }
     // Another build or another directory (a name collision): silently unused, then rewritten.
-    if (doc.build !== this.build || doc.root !== rootReal || !isRecord(doc.entries)) return {};
-    return doc.entries;
+    if (doc.build !== this.build || doc.root !== rootReal || !Array.isArray(doc.rows)) return [];
+    return doc.rows;
   }
 
   /** Keep at most CACHE_FILES_MAX cache files (the least recently written go), and no leftover temporary file. */
@@ -177,27 +187,34 @@ export class DiscoveryCache {
   }
 }
 
-/** One skills directory's entries: those read from its cache file, and this run's. */
+/** One skills directory's rows: those read from its cache file, and this run's. */
 export class RootCache {
   /**
-   * This run's entries: for a hit, the stored object (which becomes the run's Skill); for a file read
-   * now, its Skill. Discovery writes the cache before it changes any skill further (relations, bodies),
-   * so both still say exactly what their file says; serialise leaves out where each was found.
+   * This run's rows, in listing order: for a hit, the row read (its skill becomes the run's Skill);
+   * for a file read now, a new row with its Skill. Discovery writes the cache before it changes any
+   * skill further (relations, bodies), so both still say exactly what their file says; serialise
+   * leaves out where each was found.
    */
-  private readonly fresh = new Map<string, [key: string, skill: CachedSkill | Skill]>();
+  private readonly kept: unknown[][] = [];
   private dirty = false;
   private stored = 0;
-  /** No entry was read from the file (then looking one up would cost a stat for nothing). */
+  /** The row expected next: rows are in listing order, so a run that lists the same files walks them in step. */
+  private next = 0;
+  /** Rows by path, made only when a lookup is out of step (files added or removed). */
+  private byFile: Map<string, unknown[]> | undefined;
+  /** No row was read from the file (then looking one up would cost a stat for nothing). */
   readonly empty: boolean;
+  private readonly prefix: string;
 
   constructor(
     readonly rootReal: string,
-    private readonly entries: Record<string, Entry>,
+    private readonly rows: readonly unknown[],
     private readonly startedMs: number,
     /** A cache file existed for the directory (readable or not). */
     readonly hadFile: boolean,
   ) {
-    this.empty = Object.keys(entries).length === 0;
+    this.empty = rows.length === 0;
+    this.prefix = rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep;
   }
 
   /**
@@ -207,12 +224,28 @@ export class RootCache {
    * run parses the file anew, so nothing is shared between runs).
    */
   lookup(file: string, format: SkillFormat, parentIsLink: boolean): CachedSkill | undefined {
-    const entry = Object.hasOwn(this.entries, file) ? this.entries[file] : undefined;
-    if (!Array.isArray(entry)) return undefined;
-    const key = currentKey(file, this.rootReal, parentIsLink);
-    if (key === undefined || entry[0] !== key || !validSkill(entry[1], format)) return undefined;
-    this.fresh.set(file, entry);
-    return entry[1];
+    if (!file.startsWith(this.prefix)) return undefined;
+    const row = this.row(file.slice(this.prefix.length));
+    if (row === undefined || row.length !== ROW_LENGTH) return undefined;
+    const st = currentStat(file, this.rootReal, parentIsLink);
+    if (st === undefined || row[1] !== st.dev || row[2] !== st.ino || row[3] !== st.size || row[4] !== st.mtimeMs || row[5] !== st.ctimeMs) return undefined;
+    const skill = row[ROW_LENGTH - 1];
+    if (!validSkill(skill, format)) return undefined;
+    this.kept.push(row);
+    return skill;
+  }
+
+  private row(rel: string): unknown[] | undefined {
+    const at = this.rows[this.next];
+    if (Array.isArray(at) && at[0] === rel) {
+      this.next += 1;
+      return at;
+    }
+    if (this.byFile === undefined) {
+      this.byFile = new Map();
+      for (const r of this.rows) if (Array.isArray(r) && typeof r[0] === 'string') this.byFile.set(r[0], r);
+    }
+    return this.byFile.get(rel);
   }
 
   /**
@@ -220,48 +253,70 @@ export class RootCache {
    * Not stored: a tool skill, and a file changed too recently to be told apart from a rewrite in the
    * same tick.
    */
-  store(file: string, skill: Skill, identity: { key: string; changedMs: number }): void {
+  store(file: string, skill: Skill, identity: FileIdentity): void {
     if (skill.type === 'tool' || skill.mcp !== undefined) return;
     if (this.startedMs - identity.changedMs < SETTLE_MS) return;
-    this.fresh.set(file, [identity.key, skill]);
+    if (!file.startsWith(this.prefix)) return;
+    this.kept.push([file.slice(this.prefix.length), identity.dev, identity.ino, identity.size, identity.mtimeMs, identity.ctimeMs, skill]);
     this.stored += 1;
   }
 
-  /** True when the file would differ: an entry stored this run, or one in the file that this run did not use. */
+  /** True when the file would differ: a row stored this run, or one in the file that this run did not use. */
   changed(): boolean {
     if (this.dirty || this.stored > 0) return true;
-    for (const file in this.entries) if (!this.fresh.has(file)) return (this.dirty = true);
+    if (this.kept.length !== this.rows.length) return (this.dirty = true);
     return false;
   }
 
   serialise(build: string): string {
-    const entries: Record<string, Entry> = {};
-    for (const [file, [key, skill]] of this.fresh) {
-      // The fields an entry may have, copied one by one (an object rest with exclusions is far slower).
-      const own: Record<string, unknown> = {};
-      for (let i = 0; i < CACHED_FIELDS.length; i++) {
-        const value = (skill as unknown as Record<string, unknown>)[CACHED_FIELDS[i]!];
-        if (value !== undefined) own[CACHED_FIELDS[i]!] = value;
-      }
-      entries[file] = [key, own as unknown as CachedSkill];
-    }
-    const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, entries };
+    const rows: Row[] = [];
+    for (const row of this.kept) rows.push([...(row.slice(0, ROW_LENGTH - 1) as [string, number, number, number, number, number]), cachedFields(row[ROW_LENGTH - 1] as CachedSkill) as unknown as CachedSkill]);
+    const doc: CacheFile = { format: CACHE_FORMAT, version: CACHE_VERSION, build, root: this.rootReal, rows };
     return JSON.stringify(doc);
   }
 }
 
-/** The key of the file as it is now, from `lstat`; undefined when it is not a regular file inside the root. */
-function currentKey(file: string, rootReal: string, parentIsLink: boolean): string | undefined {
+/**
+ * The fields of a skill that a row stores (JSON leaves out those that are undefined), named one by
+ * one: the type makes a field added to Skill a build error here until it is listed.
+ */
+function cachedFields(s: CachedSkill): Record<keyof CachedSkill, unknown> {
+  return {
+    name: s.name,
+    format: s.format,
+    type: s.type,
+    status: s.status,
+    findings: s.findings,
+    folderName: s.folderName,
+    description: s.description,
+    version: s.version,
+    author: s.author,
+    domains: s.domains,
+    sizeBytes: s.sizeBytes,
+    requires: s.requires,
+    entry: s.entry,
+    license: s.license,
+    compatibility: s.compatibility,
+    metadata: s.metadata,
+    allowedTools: s.allowedTools,
+    primaryTool: s.primaryTool,
+  };
+}
+
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/** The file's stat as it is now (`lstat`); undefined when it is not a regular file inside the root. */
+function currentStat(file: string, rootReal: string, parentIsLink: boolean): Stats | undefined {
   try {
-    let st = lstatSync(file, { throwIfNoEntry: false });
+    let st = lstatSync(file, NO_THROW);
     if (st === undefined) return undefined;
     if (parentIsLink || st.isSymbolicLink()) {
       const real = realpathSync.native(file);
       if (!isInside(rootReal, real)) return undefined;
-      st = lstatSync(real, { throwIfNoEntry: false });
+      st = lstatSync(real, NO_THROW);
       if (st === undefined) return undefined;
     }
-    return st.isFile() ? fileIdentity(st).key : undefined;
+    return st.isFile() ? st : undefined;
   } catch {
     return undefined;
   }
@@ -293,7 +348,6 @@ const FIELD_TYPES: Record<keyof CachedSkill, FieldType> = {
   primaryTool: 'string',
 };
 
-const CACHED_FIELDS = Object.keys(FIELD_TYPES);
 
 /** An entry is used only when it has the shape discovery gives, for a file of this format. */
 function validSkill(v: unknown, format: SkillFormat): v is CachedSkill {

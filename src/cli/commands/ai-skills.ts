@@ -63,30 +63,45 @@ const STATUS_ORDER: Record<string, number> = { project: 0, user: 1, builtin: 2 }
 export function renderSkillTable(skills: readonly Skill[], activeSet: ReadonlySet<Skill>, style: Style, indent = '  '): string {
   if (skills.length === 0) return `${indent}(none)`;
   const sorted = [...skills].sort((a, b) => STATUS_ORDER[a.scope]! - STATUS_ORDER[b.scope]! || compareText(a.name, b.name) || compareText(a.format, b.format));
-  const rows = sorted.map((s) => [safe(s.name), s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no']);
-  const header = ['NAME', 'SCOPE', 'FORMAT', 'TYPE', 'STATUS', 'ACTIVE'];
-  // Plain loops building each line once: `ai status` renders hundreds of rows in a short run.
-  const widths = header.map((h) => h.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    for (let j = 0; j < widths.length; j++) if (row[j]!.length > widths[j]!) widths[j] = row[j]!.length;
+  const n = sorted.length;
+  // `ai status` renders thousands of rows in a short run, mostly before the JIT has warmed up, so
+  // the work per row is kept small: the name is the only free-text column, and the other five take
+  // a handful of values each, padded (and coloured) once per value rather than once per row.
+  const names = new Array<string>(n);
+  const values = new Array<string[]>(n);
+  const widths = [4, 5, 6, 4, 6, 6]; // the header's lengths: NAME SCOPE FORMAT TYPE STATUS ACTIVE
+  for (let i = 0; i < n; i++) {
+    const s = sorted[i]!;
+    const name = safe(s.name);
+    names[i] = name;
+    if (name.length > widths[0]!) widths[0] = name.length;
+    const row = [s.scope, s.format === 'md' ? 'SKILL.md' : 'toml', s.type ?? '-', s.status, activeSet.has(s) ? 'yes' : 'no'];
+    values[i] = row;
+    for (let j = 0; j < 5; j++) if (row[j]!.length > widths[j + 1]!) widths[j + 1] = row[j]!.length;
   }
-  const pad = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  const out = [`${indent}${style.dim(`${pad(header)}  DESCRIPTION`)}`];
-  sorted.forEach((s, i) => {
-    const row = rows[i]!;
-    let line = indent;
-    for (let j = 0; j < row.length; j++) {
-      let cell = row[j]!.padEnd(widths[j]!);
-      if (j === 4) cell = s.status === 'ok' ? style.green(cell) : s.status === 'shadowed' ? style.dim(cell) : style.yellow(cell);
-      else if (j === 5 && row[5] === 'yes') cell = style.bold(cell);
-      line += j === 0 ? cell : `  ${cell}`;
+  const header = ['NAME', 'SCOPE', 'FORMAT', 'TYPE', 'STATUS', 'ACTIVE'];
+  const out = [`${indent}${style.dim(`${header.map((h, i) => h.padEnd(widths[i]!)).join('  ')}  DESCRIPTION`)}`];
+  const cells = [new Map<string, string>(), new Map<string, string>(), new Map<string, string>(), new Map<string, string>(), new Map<string, string>()];
+  const cell = (j: number, value: string): string => {
+    let c = cells[j]!.get(value);
+    if (c === undefined) {
+      c = value.padEnd(widths[j + 1]!);
+      if (j === 3) c = value === 'ok' ? style.green(c) : value === 'shadowed' ? style.dim(c) : style.yellow(c);
+      else if (j === 4 && value === 'yes') c = style.bold(c);
+      cells[j]!.set(value, c);
     }
+    return c;
+  };
+  for (let i = 0; i < n; i++) {
+    const s = sorted[i]!;
+    const row = values[i]!;
+    const line = `${indent}${names[i]!.padEnd(widths[0]!)}  ${cell(0, row[0]!)}  ${cell(1, row[1]!)}  ${cell(2, row[2]!)}  ${cell(3, row[3]!)}  ${cell(4, row[4]!)}`;
     const description = s.description ? safe(truncate(s.description, 70)) : '';
     out.push(`${line}  ${description}`.trimEnd());
-    const reason = s.status === 'ok' ? undefined : s.findings.find((f) => f.severity === 'error') ?? s.findings.find((f) => f.code === 'SK018' || f.code === 'SK019' || f.code === 'SK020') ?? s.findings[0];
+    if (s.status === 'ok') continue;
+    const reason = s.findings.find((f) => f.severity === 'error') ?? s.findings.find((f) => f.code === 'SK018' || f.code === 'SK019' || f.code === 'SK020') ?? s.findings[0];
     if (reason) out.push(`${indent}  ${style.dim('└')} ${reason.code}: ${safe(reason.message)}${reason.line ? ` (${safe(path.basename(s.path))}:${reason.line})` : ''}`);
-  });
+  }
   return out.join('\n');
 }
 

@@ -4,7 +4,7 @@
 // bodies and hashes cold and warm; a warm run reads no unchanged file; a changed file is read again;
 // a broken or unwritable cache is ignored with a note.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activateSkills } from '../../../src/ai/skills/activate.js';
@@ -165,6 +165,21 @@ describe('the discovery cache', () => {
     expect(plain.skills.find((s) => s.name === 'same-size')!.description).toBe('bbbb advice');
   });
 
+  it('finds rows out of step with the listing: skills added before, between and after the stored ones, one removed', () => {
+    for (const name of ['b-one', 'd-two', 'f-three', 'h-four']) writeMd(t.projectSkills, name, mdSkill(name));
+    discover(new DiscoveryCache(cacheDir(), 'test', later));
+    for (const name of ['a-new', 'e-new', 'z-new']) writeMd(t.projectSkills, name, mdSkill(name));
+    rmSync(path.join(t.projectSkills, 'd-two'), { recursive: true });
+    const plain = snapshot(discover());
+    let warm: Discovery | undefined;
+    const warmReads = reads(() => (warm = discover(new DiscoveryCache(cacheDir(), 'test', later))));
+    expect(snapshot(warm!)).toEqual(plain);
+    expect(warmReads.map((f) => path.basename(path.dirname(f))).sort()).toEqual(['a-new', 'e-new', 'z-new']);
+    // The rewritten file lists the removed skill no more, and a third run reads nothing.
+    expect(readdirSync(cacheDir()).map((f) => readFileSync(path.join(cacheDir(), f), 'utf8')).join('')).not.toContain('d-two');
+    expect(reads(() => discover(new DiscoveryCache(cacheDir(), 'test', later)))).toEqual([]);
+  });
+
   it('does not store a file changed in the last few seconds (coarse time stamps), and does once it settles', () => {
     writeMd(t.projectSkills, 'fresh', mdSkill('fresh'));
     discover(new DiscoveryCache(cacheDir(), 'test'));
@@ -188,8 +203,9 @@ describe('the discovery cache', () => {
 
   it.each([
     ['not JSON', '{"format": "oxo-flow-skill-cache", "vers', 'not valid JSON'],
-    ['another version', '{"format": "oxo-flow-skill-cache", "version": 99, "entries": {}}', 'not a version 1'],
-    ['not ours', '[1, 2, 3]', 'not a version 1'],
+    ['another version', '{"format": "oxo-flow-skill-cache", "version": 99, "rows": []}', 'not a version 2'],
+    ['of the version before (entries by path)', '{"format": "oxo-flow-skill-cache", "version": 1, "entries": {}}', 'not a version 2'],
+    ['not ours', '[1, 2, 3]', 'not a version 2'],
   ])('a cache file that is %s is ignored with a note (SK063) and rewritten', (_label, text, says) => {
     varied();
     const plain = snapshot(discover());
@@ -212,10 +228,11 @@ describe('the discovery cache', () => {
     for (const f of readdirSync(cacheDir())) {
       const full = path.join(cacheDir(), f);
       const doc = JSON.parse(readFileSync(full, 'utf8'));
-      for (const entry of Object.values(doc.entries) as [string, Record<string, unknown>][]) {
-        entry[1].status = 'ok';
-        entry[1].findings = [{ code: 'SK999' }];
-        entry[1].description = 42;
+      for (const row of doc.rows as unknown[][]) {
+        const skill = row[row.length - 1] as Record<string, unknown>;
+        skill.status = 'ok';
+        skill.findings = [{ code: 'SK999' }];
+        skill.description = 42;
       }
       writeFileSync(full, JSON.stringify(doc));
     }
@@ -225,9 +242,10 @@ describe('the discovery cache', () => {
     for (const f of readdirSync(cacheDir())) {
       const full = path.join(cacheDir(), f);
       const doc = JSON.parse(readFileSync(full, 'utf8'));
-      for (const entry of Object.values(doc.entries) as [string, Record<string, unknown>][]) {
-        entry[1].prompt = 'INJECTED';
-        entry[1].mcp = { url: 'http://127.0.0.1:9/', headers: {}, trustAnnotations: true };
+      for (const row of doc.rows as unknown[][]) {
+        const skill = row[row.length - 1] as Record<string, unknown>;
+        skill.prompt = 'INJECTED';
+        skill.mcp = { url: 'http://127.0.0.1:9/', headers: {}, trustAnnotations: true };
       }
       writeFileSync(full, JSON.stringify(doc));
     }
