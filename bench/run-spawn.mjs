@@ -235,6 +235,6 @@ for (const name of workloads) {
 if (write) {
   writeDocSection(
     '## run: the light spawner (issue 25)',
-    `\`node bench/run-spawn.mjs${beforeCli ? ' --before OTHER' : ''}\`: each workload's commands in turn, a fresh folder each run; ${beforeCli ? '"before" is the build before this work (run in the same rounds)' : '"before" is the same build with \`OXO_FLOW_SPAWNER=fork\` (Node\'s spawn, the path every earlier build took)'}. Runner CPU is the runner's own user + system time, read at its exit (\`bench/self-cpu.cjs\`), the helper and the jobs not included; CPU (all processes) includes them. ${smkVersion ? `Snakemake ${smkVersion}. ` : ''}${machineDescription()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end (other work shares the cores).\n\n${sections.join('\n\n')}`,
+    `\`node bench/run-spawn.mjs${beforeCli ? ' --before OTHER' : ''}\`: each workload's commands in turn, a fresh folder each run; ${beforeCli ? '"before" is the build before this work (run in the same rounds)' : '"before" is the same build with `OXO_FLOW_SPAWNER=fork` (Node\'s spawn, the path every earlier build took)'}. Runner CPU is the runner's own user + system time, read at its exit (\`bench/self-cpu.cjs\`), the helper and the jobs not included; CPU (all processes) includes them. ${smkVersion ? `Snakemake ${smkVersion}. ` : ''}${machineDescription()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end (other work shares the cores).\n\n${sections.join('\n\n')}`,
   );
 }
