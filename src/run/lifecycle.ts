@@ -164,10 +164,11 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
         ? { ...base(job), outcome: 'failed' as const, code: 'RUN047', message: prepFailed, attempts: 0 }
         : await runJob(job, options, live, canAdopt(job, ids, adopted) ? adopted : undefined, takeAhead());
     if ('durable' in result) {
-      // Its `done` record is appended and syncing with the next group commit: the job's slot is free
-      // now, so the next job's start record shares that sync. A job that needs this one starts only
-      // once its own start record is synced, which syncs this one's end before it (one journal, in
-      // order). Temp inputs go once the end is on disk; a sync that fails fails the job (RUN042).
+      // Its `done` record is appended and syncs with the next group commit: the job's slot is free now.
+      // A job that needs this one becomes ready only now, so its start record (written ahead or not)
+      // comes after this end in the one journal, and it starts only once that record is synced, which
+      // syncs this end before it. Temp inputs go once the end is on disk; a sync that fails fails the
+      // job (RUN042).
       const { durable, ...done } = result;
       results.set(job.id, done);
       options.onEvent({ kind: 'done', id: job.id, seconds: done.seconds ?? 0 });
@@ -371,7 +372,12 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         // The helper removed the log of a silent first attempt that exited 0 (nothing but the header
         // was in it): a job that is not done after all keeps its log, as every failed job does.
         const keepLog = () => {
-          if (ended.logDropped === true) writeFileSync(job.logPath, firstHeader);
+          if (ended.logDropped !== true) return;
+          try {
+            writeFileSync(job.logPath, firstHeader);
+          } catch {
+            // A full disk: the failure is reported all the same, its log's header is in the run record.
+          }
         };
         if (ended.interrupted) {
           interrupted = true;
@@ -409,7 +415,6 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           message = ended.state ?? `killed by ${ended.signal}`;
           code = executor.lostCode;
         }
-        stage = 'keep its log';
         keepLog();
         // A failed attempt's outputs are not to be trusted, not even by the next attempt.
         stage = 'remove what the failed attempt wrote';
