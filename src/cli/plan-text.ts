@@ -14,27 +14,7 @@ export function planText(plan: Plan, style: Style, options: { verbose: boolean; 
   lines.push(style.bold(`dry-run: ${safe(plan.workflow)} (${safe(plan.file)}) — ${count(summary.jobs, 'job')} in ${count(summary.phases, 'phase')}`));
   // Said when the project is not the workflow's folder, so paths are never read from an unexpected place.
   if (options.project !== undefined) lines.push(style.dim(`project: ${safe(options.project)} (data, results and .oxo-flow/ are read and written there)`));
-  // One indexed pass groups the jobs by phase, then rule, keeping only what is printed: the first
-  // few jobs and counts for the rest. (It runs once, before V8 optimises it, where a for-of would
-  // allocate an iterator result per job; 12,000 jobs need no 12,000-element lists either.)
-  const phases: Map<string, RuleGroup>[] = [];
-  const phaseSizes: number[] = [];
-  const { jobs } = plan;
-  for (let i = 0; i < jobs.length; i++) {
-    const j = jobs[i]!;
-    const byRule = (phases[j.level] ??= new Map());
-    phaseSizes[j.level] = (phaseSizes[j.level] ?? 0) + 1;
-    let group = byRule.get(j.rule);
-    if (group === undefined) byRule.set(j.rule, (group = { shown: [], folded: 0, counts: new Map() }));
-    if (options.verbose || group.shown.length < SHOWN_PER_RULE) {
-      group.shown.push(j);
-      continue;
-    }
-    group.folded += 1;
-    let byReason = group.counts.get(j.status);
-    if (byReason === undefined) group.counts.set(j.status, (byReason = new Map()));
-    byReason.set(j.reason, (byReason.get(j.reason) ?? 0) + 1);
-  }
+  const { phases, phaseSizes } = groupJobs(plan.jobs, options.verbose);
   phases.forEach((byRule, level) => {
     lines.push('', style.bold(`Phase ${level + 1}`) + style.dim(` · ${count(phaseSizes[level]!, 'job')}`));
     for (const [rule, group] of byRule) {
@@ -79,16 +59,64 @@ function jobLines(j: JobSpec, style: Style): string[] {
   return out;
 }
 
-/** A rule's jobs in one phase: those printed in full, and status → reason → count for the rest. */
+/**
+ * The jobs by phase, then rule, keeping only what is printed: the first few jobs of each and counts
+ * for the rest. One indexed pass in a function of its own (it runs once per job, mostly before V8
+ * optimises it, where a for-of would allocate an iterator result per job; and V8 then compiles this
+ * loop alone, not the whole listing). Jobs come phase by phase and rule by rule, so the group of
+ * the job before is mostly this job's too.
+ */
+function groupJobs(jobs: readonly JobSpec[], verbose: boolean): { phases: Map<string, RuleGroup>[]; phaseSizes: number[] } {
+  const phases: Map<string, RuleGroup>[] = [];
+  const phaseSizes: number[] = [];
+  let group: RuleGroup | undefined;
+  let groupLevel = -1;
+  let groupRule = '';
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]!;
+    const level = j.level;
+    const rule = j.rule;
+    phaseSizes[level] = (phaseSizes[level] ?? 0) + 1;
+    if (group === undefined || level !== groupLevel || rule !== groupRule) {
+      const byRule = (phases[level] ??= new Map());
+      group = byRule.get(rule);
+      if (group === undefined) byRule.set(rule, (group = { shown: [], folded: 0, counts: [] }));
+      groupLevel = level;
+      groupRule = rule;
+    }
+    if (verbose || group.shown.length < SHOWN_PER_RULE) {
+      group.shown.push(j);
+      continue;
+    }
+    group.folded += 1;
+    // Folded jobs mostly share their status and reason with the one before.
+    const status = j.status;
+    const reason = j.reason;
+    const last = group.counts[group.counts.length - 1];
+    if (last !== undefined && last.status === status && last.reason === reason) last.n += 1;
+    else addCount(group.counts, status, reason);
+  }
+  return { phases, phaseSizes };
+}
+
+/** A rule's jobs in one phase: those printed in full, and how many of the rest have each status and reason. */
 interface RuleGroup {
   shown: JobSpec[];
   folded: number;
-  counts: Map<string, Map<string, number>>;
+  /** One entry per status and reason, in the order first seen. */
+  counts: { status: string; reason: string; n: number }[];
 }
 
-/** `12 run: never completed, 3 skip: up to date`, by status, then reason. */
+function addCount(counts: RuleGroup['counts'], status: string, reason: string): void {
+  const seen = counts.find((c) => c.status === status && c.reason === reason);
+  if (seen !== undefined) seen.n += 1;
+  else counts.push({ status, reason, n: 1 });
+}
+
+/** `12 run: never completed, 3 skip: up to date`: by status (in the order first seen), then reason. */
 function statusCounts(counts: RuleGroup['counts']): string {
-  return [...counts].flatMap(([status, byReason]) => [...byReason].map(([reason, n]) => `${n} ${status}: ${reason}`)).join(', ');
+  const statuses = [...new Set(counts.map((c) => c.status))];
+  return statuses.flatMap((status) => counts.filter((c) => c.status === status).map((c) => `${c.n} ${status}: ${c.reason}`)).join(', ');
 }
 
 function count(n: number, noun: string): string {

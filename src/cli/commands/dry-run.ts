@@ -56,6 +56,7 @@ function planJson(plan: Plan, shown: string): Record<string, unknown> {
 }
 
 function jobJson(j: JobSpec): Record<string, unknown> {
+  const forms = j.commandForms();
   return {
     id: j.id,
     rule: j.rule,
@@ -67,10 +68,10 @@ function jobJson(j: JobSpec): Record<string, unknown> {
     inputs: j.inputs,
     outputs: j.outputs,
     log: j.log ?? null,
-    command: j.shownCommand,
+    command: forms.shownCommand,
     // What run executes: the exact script (no value in it) and the values it gets, masked as shown.
-    script: j.command,
-    env: j.shownEnv,
+    script: forms.command,
+    env: forms.shownEnv,
     retries: j.retries,
     time_limit_seconds: j.timeLimitSeconds ?? null,
     temp_outputs: j.tempOutputs,

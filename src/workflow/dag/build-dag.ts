@@ -40,7 +40,52 @@ export function pathKey(p: string): string {
 export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { dag?: Dag; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const producers = new Map<string, number>();
-  const clashes = new Map<string, { first: number; second: number; path: string; count: number }>();
+  const clashes = new Map<string, Clash>();
+  addProducers(jobs, producers, clashes);
+  addLogProducers(jobs, producers);
+  for (const c of clashes.values()) diagnostics.push(clashDiagnostic(workflow, jobs, c));
+  const dependsOn = workflow.rules.some((r) => r.dependsOn.length > 0);
+  const levels = new Array<number>(jobs.length).fill(0);
+  const flat = dependencies(jobs, producers, levels, dependsOn);
+  // depends_on adds to the lists, so they are made now; otherwise when first read (see depsLists).
+  let lists = dependsOn ? depsLists(flat, true) : undefined;
+  if (lists !== undefined) addDependsOn(workflow, jobs, lists, diagnostics);
+  if (diagnostics.length > 0) return { diagnostics };
+  const deps = () => (lists ??= depsLists(flat, false));
+  if (!flat.earlierOnly) {
+    const sorted = sortLevels(deps(), levels);
+    if (sorted !== undefined) {
+      diagnostics.push(cycleDiagnostic(workflow, jobs, deps(), sorted));
+      return { diagnostics };
+    }
+  }
+  const order = byLevel(levels);
+  return {
+    dag: {
+      get deps() {
+        return deps();
+      },
+      levels,
+      order,
+      producers,
+    },
+    diagnostics,
+  };
+}
+
+/** Two jobs that write one path: the first pair seen for two rules, and how many paths they share. */
+interface Clash {
+  first: number;
+  second: number;
+  path: string;
+  count: number;
+}
+
+// The loops below run once per job or path. Each is a function of its own: V8 compiles a hot loop
+// together with the whole function around it, so a small function costs little to compile.
+
+/** Each output's producer; a second producer of a path is a clash (one per pair of rules). */
+function addProducers(jobs: readonly ExpandedJob[], producers: Map<string, number>, clashes: Map<string, Clash>): void {
   for (let i = 0; i < jobs.length; i++) {
     const outputs = jobs[i]!.outputs;
     for (let k = 0; k < outputs.length; k++) {
@@ -58,8 +103,13 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
       else clashes.set(pairKey, { first: other, second: i, path: out, count: 1 });
     }
   }
-  // A rule's log is a file it makes too: another rule may read it (a QC step over the aligner's log).
-  // A log never clashes: one written by several jobs has no single producer, so nobody waits on it.
+}
+
+/**
+ * A rule's log is a file it makes too: another rule may read it (a QC step over the aligner's log).
+ * A log never clashes: one written by several jobs has no single producer, so nobody waits on it.
+ */
+function addLogProducers(jobs: readonly ExpandedJob[], producers: Map<string, number>): void {
   let logOwners: Map<string, number> | undefined;
   for (let i = 0; i < jobs.length; i++) {
     const log = jobs[i]!.log;
@@ -76,71 +126,92 @@ export function buildDag(workflow: Workflow, jobs: readonly ExpandedJob[]): { da
       producers.delete(key);
     }
   }
-  for (const c of clashes.values()) {
-    const a = jobs[c.first]!;
-    const b = jobs[c.second]!;
-    const more = c.count > 1 ? ` (and ${c.count - 1} more output${c.count > 2 ? 's' : ''})` : '';
-    const who = a.rule === b.rule ? `jobs ${a.id} and ${b.id} of rule ${a.rule.name}` : `rules ${a.rule.name} and ${b.rule.name}`;
-    const guarded = [a, b].find((j) => j.protectedOutputs.some((p) => pathKey(p) === pathKey(c.path)));
-    if (guarded !== undefined && a.rule !== b.rule) {
-      const other = guarded === a ? b : a;
-      diagnostics.push(
-        diagnostic('E040', `rule ${other.rule.name} writes ${c.path}, a protected_output of rule ${guarded.rule.name}`, {
-          ...locate(workflow, other.rule, 'output'),
-          rule: other.rule.name,
-          hint: 'a protected output is written once, by its own rule; write to another path',
-        }),
-      );
-      continue;
-    }
-    diagnostics.push(
-      diagnostic('E006', `${who} both produce ${c.path}${more}`, {
-        ...locate(workflow, b.rule, 'output'),
-        rule: b.rule.name,
-        hint: 'each output must have exactly one producer: rename one of the outputs, or add the wildcard that tells the jobs apart',
-      }),
-    );
-  }
+}
 
-  const deps: number[][] = new Array(jobs.length);
-  // lastAdded[p] === i when job i already waits for p: dedupes without a Set per job. Each job's list
-  // is collected in one reused array and copied out at its exact size (an array grown by push
-  // reserves room for 17), which keeps a large plan's heap, and so its GC time, smaller.
-  // (A count, not `own.length = 0`: emptying an array frees its storage, and the next push allocates.)
+function clashDiagnostic(workflow: Workflow, jobs: readonly ExpandedJob[], c: Clash): Diagnostic {
+  const a = jobs[c.first]!;
+  const b = jobs[c.second]!;
+  const more = c.count > 1 ? ` (and ${c.count - 1} more output${c.count > 2 ? 's' : ''})` : '';
+  const who = a.rule === b.rule ? `jobs ${a.id} and ${b.id} of rule ${a.rule.name}` : `rules ${a.rule.name} and ${b.rule.name}`;
+  const guarded = [a, b].find((j) => j.protectedOutputs.some((p) => pathKey(p) === pathKey(c.path)));
+  if (guarded !== undefined && a.rule !== b.rule) {
+    const other = guarded === a ? b : a;
+    return diagnostic('E040', `rule ${other.rule.name} writes ${c.path}, a protected_output of rule ${guarded.rule.name}`, {
+      ...locate(workflow, other.rule, 'output'),
+      rule: other.rule.name,
+      hint: 'a protected output is written once, by its own rule; write to another path',
+    });
+  }
+  return diagnostic('E006', `${who} both produce ${c.path}${more}`, {
+    ...locate(workflow, b.rule, 'output'),
+    rule: b.rule.name,
+    hint: 'each output must have exactly one producer: rename one of the outputs, or add the wildcard that tells the jobs apart',
+  });
+}
+
+/** Who waits for whom, flat: job i waits for list[start[i]] … list[start[i + 1] - 1]. */
+interface FlatDeps {
+  start: Int32Array;
+  list: Int32Array;
+  /** Every edge points to an earlier job, and `levels` holds the levels. */
+  earlierOnly: boolean;
+}
+
+/**
+ * The jobs each job waits for (its inputs' producers, each once) and, while every edge points to an
+ * earlier job, each job's level. Jobs are made rule by rule in file order, so a job mostly waits for
+ * jobs made before it; while that holds, each job's level is known as its dependencies are found
+ * (theirs are final), with no second pass. Any other edge (a later job, itself, depends_on) makes
+ * `earlierOnly` false, and the graph is sorted instead. Written into two flat arrays, not one array
+ * per job: a plan that never asks for a job's list (a dry-run of a fresh project) makes none.
+ */
+function dependencies(jobs: readonly ExpandedJob[], producers: ReadonlyMap<string, number>, levels: number[], dependsOn: boolean): FlatDeps {
+  let total = 0;
+  for (let i = 0; i < jobs.length; i++) total += jobs[i]!.inputs.length;
+  const start = new Int32Array(jobs.length + 1);
+  const list = new Int32Array(total);
+  // lastAdded[p] === i when job i already waits for p: dedupes without a Set per job.
   const lastAdded = new Int32Array(jobs.length).fill(-1);
-  const own: number[] = [];
-  // Jobs are made rule by rule in file order, so a job mostly waits for jobs made before it; while
-  // that holds, each job's level is known as its dependencies are found (theirs are final), with no
-  // second pass. Any other edge (a later job, itself, depends_on) sorts the graph below instead.
-  const dependsOn = workflow.rules.some((r) => r.dependsOn.length > 0);
+  let n = 0;
   let earlierOnly = !dependsOn;
-  const levels = new Array<number>(jobs.length).fill(0);
   for (let i = 0; i < jobs.length; i++) {
-    let n = 0;
+    start[i] = n;
     let level = 0;
     const inputs = jobs[i]!.inputs;
     for (let k = 0; k < inputs.length; k++) {
       const p = producers.get(pathKey(inputs[k]!));
       if (p === undefined || lastAdded[p] === i) continue;
       lastAdded[p] = i;
-      own[n++] = p;
+      list[n++] = p;
       if (p >= i) earlierOnly = false;
       else if (levels[p]! >= level) level = levels[p]! + 1;
     }
-    // A job that waits for nothing shares one empty list (depends_on, which adds to lists, gets its own).
-    deps[i] = n === 0 && !dependsOn ? NO_DEPS : own.slice(0, n);
     levels[i] = level;
   }
-  addDependsOn(workflow, jobs, deps, diagnostics);
-  if (diagnostics.length > 0) return { diagnostics };
-  if (!earlierOnly) {
-    const sorted = sortLevels(deps, levels);
-    if (sorted !== undefined) {
-      diagnostics.push(cycleDiagnostic(workflow, jobs, deps, sorted));
-      return { diagnostics };
+  start[jobs.length] = n;
+  return { start, list, earlierOnly };
+}
+
+/**
+ * Dag.deps: one list per job, each at its exact size. A job that waits for nothing shares one empty
+ * list, unless `own` (depends_on adds to the lists).
+ */
+function depsLists(flat: FlatDeps, own: boolean): number[][] {
+  const { start, list } = flat;
+  const n = start.length - 1;
+  const deps: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const from = start[i]!;
+    const to = start[i + 1]!;
+    if (from === to) deps[i] = own ? [] : NO_DEPS;
+    else if (to - from === 1) deps[i] = [list[from]!];
+    else {
+      const d: number[] = [];
+      for (let k = from; k < to; k++) d.push(list[k]!);
+      deps[i] = d;
     }
   }
-  return { dag: { deps, levels, order: byLevel(levels), producers }, diagnostics };
+  return deps;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ConfigValue, Rule, Workflow } from '../model.js';
 import { compileTemplate, renderTemplate, type RenderValues, type Template } from '../render/template.js';
 import { analyseShell, type ShellAnalysis } from '../render/shell-contexts.js';
 import { compileParams, renderParams, type CompiledParams } from '../render/params.js';
-import { renderScript, renderShown, type RenderedScript } from '../render/script.js';
+import { renderScript, type RenderedScript } from '../render/script.js';
 import { scriptEnv, scriptJson, type ScriptJob } from '../render/script-job.js';
 import { parseMemory } from '../load/memory.js';
 import { shellQuote } from '../render/shell-quote.js';
@@ -18,15 +18,15 @@ import type { SampleSource } from './sources.js';
 
 export interface ExpandedJob {
   /** `rule[k=v,…]` with wildcard keys sorted; `rule.combine[…]` for a transform's combine step. */
-  id: string;
-  rule: Rule;
-  step?: 'map' | 'combine';
+  readonly id: string;
+  readonly rule: Rule;
+  readonly step?: 'map' | 'combine';
   /** The wildcard values that name this job. */
-  wildcards: Record<string, string>;
+  readonly wildcards: Record<string, string>;
   inputs: string[];
-  inputNames: Record<string, number>;
+  readonly inputNames: Record<string, number>;
   outputs: string[];
-  outputNames: Record<string, number>;
+  readonly outputNames: Record<string, number>;
   /** Rendered `temp_output` / `protected_output` paths: subsets of `outputs`. */
   tempOutputs: string[];
   protectedOutputs: string[];
@@ -42,6 +42,8 @@ export interface ExpandedJob {
   readonly shownEnv: Readonly<Record<string, string>>;
   /** The command as a person reads it, values written in; sensitive config values read `***`. */
   readonly shownCommand: string;
+  /** command, env, shownCommand and shownEnv at once (one render), not kept: see JobSpec.commandForms. */
+  commandForms(): CommandForms;
   /**
    * The values the job gets with the rule's declared threads and memory, whatever a run capped or set
    * them to: what the run state compares, so a smaller machine or --set-threads is no reason to rerun.
@@ -53,9 +55,26 @@ export interface ExpandedJob {
    */
   readonly jobJson?: string;
   /** False for transform map jobs when a combine step delivers the rule's outputs. */
-  final: boolean;
+  readonly final: boolean;
   /** Every value the job's templates may use (wildcards, metadata, `{chunks}`). */
-  values: Record<string, string>;
+  readonly values: Record<string, string>;
+}
+
+/** A job's command as it runs and as every display shows it (the fields of JobSpec of the same names). */
+export interface CommandForms {
+  readonly command: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly shownCommand: string;
+  readonly shownEnv: Readonly<Record<string, string>>;
+}
+
+/**
+ * A job's value of a name, or undefined: values are own strings, so `{constructor}` or `{toString}` is
+ * a name nothing fills (E021 in a path), never a function of Object.prototype written into a path.
+ */
+function ownValue(values: Readonly<Record<string, string>>, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** Most rules mark no temp or protected outputs: their jobs share this empty list (never mutated). */
@@ -156,7 +175,23 @@ function hideSecrets(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-const NO_ENV: Readonly<Record<string, string>> = Object.freeze({});
+const NOTHING_TO_RUN: RenderedScript = Object.freeze({ script: '', env: Object.freeze({}), shown: '' });
+
+/**
+ * What the jobs of one rule (or of one step of a transform) share: one object for all of them, where
+ * each job once held these five fields itself.
+ */
+interface JobKind {
+  readonly source: CommandSource;
+  readonly step: 'map' | 'combine' | undefined;
+  readonly inputNames: Record<string, number>;
+  readonly outputNames: Record<string, number>;
+  readonly final: boolean;
+}
+
+function jobKind(source: CommandSource, step: JobKind['step'], inputNames: Record<string, number>, outputNames: Record<string, number>, final: boolean): JobKind {
+  return { source, step, inputNames, outputNames, final };
+}
 
 /**
  * An expanded job whose command is rendered on first read, then kept. A large plan has thousands of
@@ -164,57 +199,86 @@ const NO_ENV: Readonly<Record<string, string>> = Object.freeze({});
  * time. The text is the same whenever it is read: a job's inputs are final once expandJobs returns.
  */
 class Job implements ExpandedJob {
-  declare step?: 'map' | 'combine';
   declare log?: string;
   tempOutputs: string[] = NONE;
   protectedOutputs: string[] = NONE;
-  #source: CommandSource;
+  #kind: JobKind;
   #rendered: RenderedScript | undefined;
 
   constructor(
-    source: CommandSource,
+    kind: JobKind,
     public id: string,
-    public rule: Rule,
     public wildcards: Record<string, string>,
     public inputs: string[],
-    public inputNames: Record<string, number>,
     public outputs: string[],
-    public outputNames: Record<string, number>,
-    public final: boolean,
     public values: Record<string, string>,
   ) {
-    this.#source = source;
+    this.#kind = kind;
   }
 
-  #script(): RenderedScript {
-    return (this.#rendered ??= renderCommand(this, this.#source, this.#source.config));
+  get rule(): Rule {
+    return this.#kind.source.compiled.rule;
+  }
+
+  get step(): 'map' | 'combine' | undefined {
+    return this.#kind.step;
+  }
+
+  get inputNames(): Record<string, number> {
+    return this.#kind.inputNames;
+  }
+
+  get outputNames(): Record<string, number> {
+    return this.#kind.outputNames;
+  }
+
+  get final(): boolean {
+    return this.#kind.final;
+  }
+
+  /** The command with the real config, rendered on first read and kept. */
+  #real(): RenderedScript {
+    const source = this.#kind.source;
+    return (this.#rendered ??= renderCommand(this, source, source.config));
   }
 
   get command(): string {
-    return this.#script().script;
+    return this.#real().script;
   }
 
   get env(): Readonly<Record<string, string>> {
-    return this.#script().env;
+    return this.#real().env;
   }
 
   get shownEnv(): Readonly<Record<string, string>> {
-    const masked = this.#source.masked;
-    if (masked === undefined) return this.env;
-    const shown = renderCommand(this, this.#source, masked.config).env;
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(shown)) out[k] = hideSecrets(v, masked.secrets);
-    return out;
+    return this.#kind.source.masked === undefined ? this.env : this.#masked().env;
   }
 
   get shownCommand(): string {
-    const masked = this.#source.masked;
-    const text = shownCommand(this, this.#source, masked?.config ?? this.#source.config);
-    return masked === undefined ? text : hideSecrets(text, masked.secrets);
+    return this.#kind.source.masked === undefined ? this.#real().shown : this.#masked().shown;
+  }
+
+  /** Every form at once, for a reader that reads each job once (dry-run --json): not kept. */
+  commandForms(): CommandForms {
+    const source = this.#kind.source;
+    const real = this.#rendered ?? renderCommand(this, source, source.config);
+    if (source.masked === undefined) return { command: real.script, env: real.env, shownCommand: real.shown, shownEnv: real.env };
+    const view = this.#masked();
+    return { command: real.script, env: real.env, shownCommand: view.shown, shownEnv: view.env };
+  }
+
+  /** The command and its values as displays see them: sensitive config values read `***`, wherever they land. */
+  #masked(): { shown: string; env: Record<string, string> } {
+    const source = this.#kind.source;
+    const masked = source.masked!;
+    const view = renderCommand(this, source, masked.config);
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(view.env)) env[k] = hideSecrets(v, masked.secrets);
+    return { shown: hideSecrets(view.shown, masked.secrets), env };
   }
 
   get jobJson(): string | undefined {
-    const s = this.#source;
+    const s = this.#kind.source;
     if (!isScriptJob(this, s)) return undefined;
     const masked = s.masked;
     if (masked === undefined) return scriptJson(scriptJob(this, s, s.config));
@@ -224,20 +288,150 @@ class Job implements ExpandedJob {
   get stateEnv(): Readonly<Record<string, string>> {
     const declared = this.rule.declared;
     if (declared === undefined) return this.env;
-    const s = this.#source;
+    const s = this.#kind.source;
     return renderCommand(this, { ...s, threads: declared.threads, memory: declared.memory }, s.config).env;
   }
+}
+
+/**
+ * One template's paths, one per combination of a list (by index), and where the first of them
+ * leaves the project: by `..` (any path), or by being absolute (an output or a log whose template is
+ * not absolute itself); -1 when none does.
+ */
+interface Column {
+  readonly paths: readonly string[];
+  readonly firstClimb: number;
+  readonly firstAbsolute: number;
+}
+
+/** Per list of combinations (shared by the rules that fan out over the same values), per template text. */
+type PathColumns = Map<readonly Option[], Map<string, Column>>;
+
+/**
+ * A rule's paths, rendered a template at a time for every combination. A path filled from the
+ * combination's values (and config) alone is the same string for every rule that renders the same
+ * text over the same list of combinations, so a template's column is rendered once and shared:
+ * step2's input is step1's output, one string, hashed once and compared by identity. A column with a
+ * name that nothing filled is never shared: each rule that has it reports the name (E021).
+ */
+class RulePaths {
+  /** Names that no value filled, for E021. */
+  readonly missing = new Set<string>();
+  #values: Record<string, string> = {};
+  #unfilled = false;
+  readonly #render: RenderValues;
+  readonly #byText: Map<string, Column>;
+  readonly #combos: readonly Option[];
+
+  constructor(columns: PathColumns, combos: readonly Option[], config: (key: string) => ConfigValue | undefined) {
+    let byText = columns.get(combos);
+    if (byText === undefined) columns.set(combos, (byText = new Map()));
+    this.#byText = byText;
+    this.#combos = combos;
+    this.#render = {
+      vars: (name) => {
+        const v = ownValue(this.#values, name);
+        if (v === undefined) {
+          this.#unfilled = true;
+          this.missing.add(name);
+        }
+        return v;
+      },
+      config,
+    };
+  }
+
+  /** The template's column: its path for every combination. */
+  column(t: Template): Column {
+    const kept = this.#byText.get(t.text);
+    if (kept !== undefined) return kept;
+    const combos = this.#combos;
+    const paths: string[] = [];
+    let firstClimb = -1;
+    let firstAbsolute = -1;
+    this.#unfilled = false;
+    const one = oneWildcard(t);
+    for (let k = 0; k < combos.length; k++) {
+      const values = combos[k]!.values;
+      const v = one === undefined ? undefined : ownValue(values, one.name);
+      let p: string;
+      if (v !== undefined) p = one!.before + v + one!.after;
+      else {
+        this.#values = values;
+        p = renderTemplate(t, this.#render);
+      }
+      paths.push(p);
+      if (firstClimb < 0 && climbsOut(p)) firstClimb = k;
+      if (firstAbsolute < 0 && p.startsWith('/')) firstAbsolute = k;
+    }
+    const column = { paths, firstClimb, firstAbsolute };
+    if (!this.#unfilled) this.#byText.set(t.text, column);
+    return column;
+  }
+}
+
+/**
+ * A path of text and one wildcard (`step1/{sample}.txt`, the usual one), as the text around it: its
+ * value goes between, which is what renderTemplate makes of it (a wildcard's value is a string).
+ */
+function oneWildcard(t: Template): { before: string; name: string; after: string } | undefined {
+  const refs = t.parts.filter((p) => typeof p !== 'string');
+  if (refs.length !== 1 || refs[0]!.ref.kind !== 'var' || t.parts.length > 3) return undefined;
+  const at = t.parts.indexOf(refs[0]!);
+  const text = (part: Template['parts'][number] | undefined) => (typeof part === 'string' ? part : '');
+  return { before: at > 0 ? text(t.parts[0]) : '', name: refs[0]!.ref.name, after: at < t.parts.length - 1 ? text(t.parts[t.parts.length - 1]) : '' };
+}
+
+/** Each column's path for combination k: a new list (gather and expand_inputs add to it). */
+function pick(columns: readonly Column[], k: number): string[] {
+  if (columns.length === 1) return [columns[0]!.paths[k]!];
+  const out: string[] = [];
+  for (let i = 0; i < columns.length; i++) out.push(columns[i]!.paths[k]!);
+  return out;
+}
+
+/**
+ * What names the jobs made from one list of combinations: each one's wildcards in key order and its
+ * `[k=v,…]` (a job's id is its rule's name and this), and whether two combinations name the same job
+ * (a sample in two groups, for a rule that names jobs by sample alone). Worked out once per list:
+ * rules that fan out over the same samples share it.
+ */
+interface ComboIds {
+  readonly wildcards: readonly Record<string, string>[];
+  readonly suffixes: readonly string[];
+  readonly unique: boolean;
+}
+
+function comboIds(combos: readonly Option[], cache: Map<readonly Option[], ComboIds>): ComboIds {
+  let ids = cache.get(combos);
+  if (ids !== undefined) return ids;
+  const wildcards: Record<string, string>[] = [];
+  const suffixes: string[] = [];
+  for (let k = 0; k < combos.length; k++) {
+    const sorted = sortedWildcards(combos[k]!.id);
+    wildcards.push(sorted);
+    suffixes.push(idSuffix(sorted));
+  }
+  ids = { wildcards, suffixes, unique: new Set(suffixes).size === suffixes.length };
+  cache.set(combos, ids);
+  return ids;
 }
 
 export function expandJobs(workflow: Workflow, settings: ExpandSettings): ExpandResult {
   const diagnostics: Diagnostic[] = [];
   const jobs: ExpandedJob[] = [];
-  const seen = new Set<string>();
+  // Ids are told apart by their rule's name (the part before `[` or `.`) when names are distinct and
+  // hold neither: then only a rule's own jobs can repeat an id, and only when two of its combinations
+  // name the same job. Otherwise (a rule-level view of a file with E002) every id goes through one set.
+  const names = workflow.rules.map((r) => r.name);
+  const seen = new Set(names).size === names.length && names.every((n) => !n.includes('[') && !n.includes('.')) ? undefined : new Set<string>();
   const byRule = new Map<string, ExpandedJob[]>();
   const config = settings.config;
   const getConfig = (key: string) => config.get(key);
   const masked = maskingFor(workflow, config);
   const scriptConfig = { keys: [...config.keys()], engine: new Set([...config.keys()].filter((k) => !workflow.config.has(k) && (k === 'samples_list' || k === 'pairs_list' || k === 'pipeline_dir' || k.startsWith('samples_')))) };
+  const columns: PathColumns = new Map();
+  const idCache = new Map<readonly Option[], ComboIds>();
   let total = 0;
 
   for (const rule of workflow.rules) {
@@ -254,19 +448,6 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
     if (dims === undefined) continue;
 
     const source = commandSource(c, workflow, getConfig, masked, scriptConfig);
-    const missing = new Set<string>();
-    // One set of render values for the whole rule, pointed at each combination in turn, rather than
-    // new closures for every job.
-    let values: Record<string, string> = {};
-    const pathValues: RenderValues = {
-      vars: (name) => {
-        const v = values[name];
-        if (v === undefined) missing.add(name);
-        return v;
-      },
-      config: getConfig,
-    };
-    const renderPath = (t: Template) => renderTemplate(t, pathValues);
     // Bounded work: the count is known before any job exists, so a plan far past what one run can
     // hold ends at once with E044, not after minutes and gigabytes (or a crash).
     let count = 1;
@@ -283,44 +464,26 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       );
       return { jobs: [], diagnostics };
     }
-    const made: ExpandedJob[] = [];
-    let escaped: { field: string; path: string } | undefined;
-    let unsetSource: string | undefined;
     const combos = product(dims);
-    for (let k = 0; k < combos.length; k++) {
-      const combo = combos[k]!;
-      values = combo.values;
-      const inputs = c.inputs.map(renderPath);
-      for (let e = 0; e < c.expand.length; e++) {
-        const expanded = expandPattern(c.expand[e]!, values, config);
-        if (Array.isArray(expanded)) inputs.push(...expanded);
-        else unsetSource ??= expanded.missing;
-      }
-      const outputs = c.outputs.map(renderPath);
-      const log = c.log ? renderPath(c.log) : undefined;
-      if (c.confine && escaped === undefined) escaped = firstEscape(c, inputs, outputs, log);
-      if (rule.transform) {
-        made.push(...transformJobs(rule, source, combo, values, inputs, outputs, log, config, diagnostics, workflow, settings.standIns ?? false));
-        continue;
-      }
-      const j = job(source, undefined, combo.id, values, inputs, rule.input.names, outputs, rule.output.names, log, true);
-      if (c.temp.length > 0) j.tempOutputs = c.temp.map(renderPath);
-      if (c.protected.length > 0) j.protectedOutputs = c.protected.map(renderPath);
-      made.push(j);
-    }
-    if (escaped !== undefined) {
+    const ids = comboIds(combos, idCache);
+    const paths = new RulePaths(columns, combos, getConfig);
+    const made: ExpandedJob[] = [];
+    const trouble = rule.transform
+      ? transformRule(c, source, combos, paths, config, made, diagnostics, workflow, settings.standIns ?? false)
+      : plainJobs(c, jobKind(source, undefined, rule.input.names, rule.output.names, true), combos, ids, paths, config, made);
+    if (trouble.escaped !== undefined) {
       diagnostics.push(
-        diagnostic('E032', `${escaped.field} ${JSON.stringify(escaped.path)} of rule ${rule.name} leaves the project directory once its values are filled in`, {
-          ...locate(workflow, rule, escaped.field),
+        diagnostic('E032', `${trouble.escaped.field} ${JSON.stringify(trouble.escaped.path)} of rule ${rule.name} leaves the project directory once its values are filled in`, {
+          ...locate(workflow, rule, trouble.escaped.field),
           rule: rule.name,
           hint: 'a sample, wildcard or config value must not add ".." (or, for outputs and logs, make the path absolute); keep external data in inputs given by absolute paths',
         }),
       );
       continue;
     }
-    if (unsetSource !== undefined && !settings.standIns) {
+    if (trouble.unsetSource !== undefined && !settings.standIns) {
       diagnostics.push(
-        diagnostic('E005', `expand_inputs of rule ${rule.name}: ${unsetSource} is not defined in [config] (filled in from the job's values)`, {
+        diagnostic('E005', `expand_inputs of rule ${rule.name}: ${trouble.unsetSource} is not defined in [config] (filled in from the job's values)`, {
           ...locate(workflow, rule, 'expand_inputs'),
           rule: rule.name,
           hint: 'config.samples_<group> exists for every sample group; for another key, define one per value the job can have',
@@ -328,8 +491,8 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       );
       continue;
     }
-    if (missing.size > 0 && !settings.standIns) {
-      for (const name of missing) {
+    if (paths.missing.size > 0 && !settings.standIns) {
+      for (const name of paths.missing) {
         diagnostics.push(
           diagnostic('E021', `\`{${name}}\` in rule ${rule.name} has no source: it is not a wildcard (sample, group, pair_id, experiment, control) nor this rule's scatter or transform variable`, {
             ...locate(workflow, rule),
@@ -340,11 +503,18 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
       }
       continue;
     }
+    // Same rule, same wildcard values: one object per id.
+    const dedupe = seen ?? (rule.transform !== undefined || !ids.unique ? new Set<string>() : undefined);
+    if (dedupe === undefined) {
+      for (let k = 0; k < made.length; k++) jobs.push(made[k]!);
+      byRule.set(rule.name, made);
+      continue;
+    }
     const kept: ExpandedJob[] = [];
     for (let k = 0; k < made.length; k++) {
       const j = made[k]!;
-      if (seen.has(j.id)) continue; // Same rule, same wildcard values: one object per id.
-      seen.add(j.id);
+      if (dedupe.has(j.id)) continue;
+      dedupe.add(j.id);
       kept.push(j);
       jobs.push(j);
     }
@@ -353,6 +523,136 @@ export function expandJobs(workflow: Workflow, settings: ExpandSettings): Expand
 
   addGatherInputs(workflow, byRule, diagnostics);
   return { jobs, diagnostics };
+}
+
+/** What stops a rule once its jobs are made: a path that leaves the project, an expand_inputs source without values. */
+interface Trouble {
+  escaped?: { field: string; path: string };
+  unsetSource?: string;
+}
+
+/** A rule's columns: its inputs, outputs, log, temp and protected outputs, each rendered for every combination. */
+interface RuleColumns {
+  inputs: Column[];
+  outputs: Column[];
+  log: Column | undefined;
+  temp: Column[];
+  protected: Column[];
+}
+
+function ruleColumns(c: CompiledRule, paths: RulePaths): RuleColumns {
+  return {
+    inputs: c.inputs.map((t) => paths.column(t)),
+    outputs: c.outputs.map((t) => paths.column(t)),
+    log: c.log === undefined ? undefined : paths.column(c.log),
+    temp: c.temp.map((t) => paths.column(t)),
+    protected: c.protected.map((t) => paths.column(t)),
+  };
+}
+
+/**
+ * The first path of the rule's jobs that leaves the project, in job order and, within a job, in the
+ * order firstEscape checks them (inputs, outputs, log), read off the columns. Without expand_inputs
+ * only: those inputs are per job (firstEscape checks them there).
+ */
+function columnEscape(c: CompiledRule, columns: RuleColumns): Trouble['escaped'] {
+  let at = Infinity;
+  let found: Trouble['escaped'];
+  const consider = (column: Column, field: string, k: number) => {
+    if (k >= 0 && k < at) {
+      at = k;
+      found = { field, path: column.paths[k]! };
+    }
+  };
+  for (const column of columns.inputs) consider(column, 'input', column.firstClimb);
+  columns.outputs.forEach((column, i) => consider(column, 'output', firstEscapeOf(column, c.absoluteOutputs[i]!)));
+  if (columns.log !== undefined) consider(columns.log, 'log', firstEscapeOf(columns.log, c.absoluteLog));
+  return found;
+}
+
+/** Where an output's or a log's column first leaves the project: by `..`, or absolute unless written so. */
+function firstEscapeOf(column: Column, absolute: boolean): number {
+  if (absolute || column.firstAbsolute < 0) return column.firstClimb;
+  return column.firstClimb < 0 ? column.firstAbsolute : Math.min(column.firstClimb, column.firstAbsolute);
+}
+
+/**
+ * The jobs of a rule without a transform, one per combination of its values. This is the loop that
+ * runs once per job: it is kept apart from the rule's set-up and its reports, and reads its paths off
+ * the rule's columns, so that it stays small (V8 compiles it by itself, and a small function costs
+ * little to compile).
+ */
+function plainJobs(c: CompiledRule, kind: JobKind, combos: readonly Option[], ids: ComboIds, paths: RulePaths, config: ReadonlyMap<string, ConfigValue>, made: ExpandedJob[]): Trouble {
+  const trouble: Trouble = {};
+  const name = c.rule.name;
+  const columns = ruleColumns(c, paths);
+  const perJob = c.expand.length > 0;
+  if (c.confine && !perJob) {
+    const escaped = columnEscape(c, columns);
+    if (escaped !== undefined) trouble.escaped = escaped;
+  }
+  for (let k = 0; k < combos.length; k++) {
+    const values = combos[k]!.values;
+    const suffix = ids.suffixes[k]!;
+    // name + suffix stays two pieces (the suffix is shared by every rule over these combinations)
+    // until something hashes or prints the id: a plan mostly does neither.
+    const j = new Job(kind, suffix === '' ? name : name + suffix, ids.wildcards[k]!, pick(columns.inputs, k), pick(columns.outputs, k), values);
+    if (columns.log !== undefined) j.log = columns.log.paths[k]!;
+    if (columns.temp.length > 0) j.tempOutputs = pick(columns.temp, k);
+    if (columns.protected.length > 0) j.protectedOutputs = pick(columns.protected, k);
+    if (perJob) {
+      addExpanded(c, j.inputs, values, config, trouble);
+      if (c.confine && trouble.escaped === undefined) {
+        const escaped = firstEscape(c, j.inputs, j.outputs, j.log);
+        if (escaped !== undefined) trouble.escaped = escaped;
+      }
+    }
+    made.push(j);
+  }
+  return trouble;
+}
+
+/** A job's expand_inputs paths, added to its inputs; the first source without values goes to `trouble`. */
+function addExpanded(c: CompiledRule, inputs: string[], values: Record<string, string>, config: ReadonlyMap<string, ConfigValue>, trouble: Trouble): void {
+  for (let e = 0; e < c.expand.length; e++) {
+    const expanded = expandPattern(c.expand[e]!, values, config);
+    if (Array.isArray(expanded)) inputs.push(...expanded);
+    else trouble.unsetSource ??= expanded.missing;
+  }
+}
+
+/** The jobs of a transform rule: per combination, its map jobs (one per split value) and its combine job. */
+function transformRule(
+  c: CompiledRule,
+  source: CommandSource,
+  combos: readonly Option[],
+  paths: RulePaths,
+  config: ReadonlyMap<string, ConfigValue>,
+  made: ExpandedJob[],
+  diagnostics: Diagnostic[],
+  workflow: Workflow,
+  standIns: boolean,
+): Trouble {
+  const trouble: Trouble = {};
+  const rule = c.rule;
+  const kinds = {
+    map: jobKind(source, 'map', rule.input.names, c.outputs.length > 0 ? rule.output.names : {}, c.combine === undefined),
+    combine: jobKind(source, 'combine', {}, rule.output.names, true),
+  };
+  const columns = ruleColumns(c, paths);
+  for (let k = 0; k < combos.length; k++) {
+    const combo = combos[k]!;
+    const inputs = pick(columns.inputs, k);
+    if (c.expand.length > 0) addExpanded(c, inputs, combo.values, config, trouble);
+    const outputs = pick(columns.outputs, k);
+    const log = columns.log?.paths[k];
+    if (c.confine && trouble.escaped === undefined) {
+      const escaped = firstEscape(c, inputs, outputs, log);
+      if (escaped !== undefined) trouble.escaped = escaped;
+    }
+    made.push(...transformJobs(rule, kinds, combo, inputs, outputs, log, config, diagnostics, workflow, standIns));
+  }
+  return trouble;
 }
 
 function commandSource(
@@ -547,7 +847,7 @@ function expandPattern(
     let values: string[] | undefined;
     if (Array.isArray(from)) values = from;
     else {
-      const source = renderTemplate(from, { vars: (n) => jobValues[n], config: getConfig });
+      const source = renderTemplate(from, { vars: (n) => ownValue(jobValues, n), config: getConfig });
       if (!e.lookups.has(source)) e.lookups.set(source, listValues(undefined, source, config));
       values = e.lookups.get(source);
       if (values === undefined) return { missing: source };
@@ -556,14 +856,13 @@ function expandPattern(
     for (const row of rows) for (const v of values) next.push({ ...row, [name]: v });
     rows = next;
   }
-  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => row[n] ?? jobValues[n], config: getConfig }));
+  return rows.map((row) => renderTemplate(e.pattern, { vars: (n) => ownValue(row, n) ?? ownValue(jobValues, n), config: getConfig }));
 }
 
 function transformJobs(
   rule: Rule,
-  source: CommandSource,
+  kinds: { map: JobKind; combine: JobKind },
   combo: Option,
-  values: Record<string, string>,
   inputs: string[],
   outputs: string[],
   log: string | undefined,
@@ -573,6 +872,7 @@ function transformJobs(
   standIns: boolean,
 ): Job[] {
   const t = rule.transform!;
+  const values = combo.values;
   let splitValues = listValues(t.split.values, t.split.valuesFrom, config);
   // A rule-level view: the checks report missing values (E005, E036); the rule keeps its place.
   if ((splitValues === undefined || splitValues.length === 0) && standIns) splitValues = [`<${t.split.by}>`];
@@ -599,13 +899,12 @@ function transformJobs(
   for (const v of splitValues) {
     const chunkOutputs = outputs.length > 0 ? outputs.map((o) => `${base}/${v}/${path.posix.basename(o)}`) : [`${base}/${v}.out`];
     chunks.push(...chunkOutputs);
-    const id = { ...combo.id, [t.split.by]: v };
-    out.push(job(source, 'map', id, { ...values, [t.split.by]: v }, inputs, rule.input.names, chunkOutputs, outputs.length > 0 ? rule.output.names : {}, log, source.compiled.combine === undefined));
+    out.push(job(kinds.map, { ...combo.id, [t.split.by]: v }, { ...values, [t.split.by]: v }, inputs, chunkOutputs, log));
   }
-  const c = source.compiled;
+  const c = kinds.combine.source.compiled;
   if (c.combine !== undefined) {
-    const combine = job(source, 'combine', combo.id, { ...values, chunks: chunks.join(' ') }, chunks, {}, outputs, rule.output.names, log, true);
-    const renderFinal = (t: Template) => renderTemplate(t, { vars: (n) => values[n], config: (k) => config.get(k) });
+    const combine = job(kinds.combine, combo.id, { ...values, chunks: chunks.join(' ') }, chunks, outputs, log);
+    const renderFinal = (t: Template) => renderTemplate(t, { vars: (n) => ownValue(values, n), config: (k) => config.get(k) });
     if (c.temp.length > 0) combine.tempOutputs = c.temp.map(renderFinal);
     if (c.protected.length > 0) combine.protectedOutputs = c.protected.map(renderFinal);
     out.push(combine);
@@ -613,40 +912,35 @@ function transformJobs(
   return out;
 }
 
-function job(
-  source: CommandSource,
-  step: 'map' | 'combine' | undefined,
-  wildcards: Record<string, string>,
-  values: Record<string, string>,
-  inputs: string[],
-  inputNames: Record<string, number>,
-  outputs: string[],
-  outputNames: Record<string, number>,
-  log: string | undefined,
-  final: boolean,
-): Job {
-  const rule = source.compiled.rule;
-  const keys = Object.keys(wildcards);
-  let sorted = wildcards;
-  if (!isSorted(keys)) {
-    keys.sort();
-    sorted = {};
-    for (const k of keys) sorted[k] = wildcards[k]!;
-  }
-  const j = new Job(source, formatId(rule.name, step, keys, sorted), rule, sorted, inputs, inputNames, outputs, outputNames, final, values);
-  if (step !== undefined) j.step = step;
+/** A transform's job: its id from its wildcards (sorted) and its step. */
+function job(kind: JobKind, wildcards: Record<string, string>, values: Record<string, string>, inputs: string[], outputs: string[], log: string | undefined): Job {
+  const sorted = sortedWildcards(wildcards);
+  const name = kind.step === 'combine' ? `${kind.source.compiled.rule.name}.combine` : kind.source.compiled.rule.name;
+  const j = new Job(kind, [name, idSuffix(sorted)].join(''), sorted, inputs, outputs, values);
   if (log !== undefined) j.log = log;
   return j;
 }
 
-/** The one spelling of a job id: `rule`, `rule[k=v]`, `rule[a=1,b=2]`, `rule.combine[…]` (keys sorted). */
-function formatId(rule: string, step: 'map' | 'combine' | undefined, sortedKeys: readonly string[], wildcards: Readonly<Record<string, string>>): string {
-  const name = step === 'combine' ? `${rule}.combine` : rule;
-  if (sortedKeys.length === 0) return name;
-  // Pieces joined once: one flat string per id, where `+=` leaves a tree of pieces that every job keeps.
-  if (sortedKeys.length === 1) return [name, '[', sortedKeys[0]!, '=', wildcards[sortedKeys[0]!]!, ']'].join('');
-  const pieces: string[] = [name, '['];
-  for (let i = 0; i < sortedKeys.length; i++) pieces.push(i === 0 ? '' : ',', sortedKeys[i]!, '=', wildcards[sortedKeys[i]!]!);
+/** The wildcards with their keys in order: the object itself when they already are. */
+function sortedWildcards(wildcards: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(wildcards);
+  if (isSorted(keys)) return wildcards;
+  keys.sort();
+  const sorted: Record<string, string> = {};
+  for (const k of keys) sorted[k] = wildcards[k]!;
+  return sorted;
+}
+
+/**
+ * What follows the rule's name in a job id: `[k=v]`, `[a=1,b=2]` (keys sorted), nothing without
+ * wildcards. The one spelling: `rule`, `rule[k=v]`, `rule.combine[…]`.
+ */
+function idSuffix(sorted: Readonly<Record<string, string>>): string {
+  const keys = Object.keys(sorted);
+  if (keys.length === 0) return '';
+  // Pieces joined once: one flat string, where `+=` leaves a tree of pieces.
+  const pieces: string[] = ['['];
+  for (let i = 0; i < keys.length; i++) pieces.push(i === 0 ? '' : ',', keys[i]!, '=', sorted[keys[i]!]!);
   pieces.push(']');
   return pieces.join('');
 }
@@ -704,7 +998,7 @@ function commandValues(j: ExpandedJob, source: CommandSource, config: (key: stri
   const memory = source.memory !== undefined ? { memory: source.memory } : {};
   const compiled = source.compiled.params;
   // A params value is filled from the job's own values (never from its paths), like a path is.
-  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => j.values[n], config, threads: source.threads, ...memory });
+  const params = compiled === undefined ? j.rule.params : renderParams(compiled, { vars: (n) => ownValue(j.values, n), config, threads: source.threads, ...memory });
   return {
     input: { paths: j.inputs, names: j.inputNames },
     output: { paths: j.outputs, names: j.outputNames },
@@ -714,7 +1008,7 @@ function commandValues(j: ExpandedJob, source: CommandSource, config: (key: stri
     params,
     config,
     // {chunks} is the combine step's list of chunk files: one word each.
-    vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : j.values[n]),
+    vars: (n) => (n === 'chunks' && j.step === 'combine' ? j.inputs : ownValue(j.values, n)),
   };
 }
 
@@ -769,6 +1063,7 @@ function scriptJob(j: ExpandedJob, source: CommandSource, config: (key: string) 
   };
 }
 
+/** The job's command as it runs (the script and its variables) and as shown, from the given config. */
 function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): RenderedScript {
   if (isScriptJob(j, source)) {
     // A script rule runs its file; the path and the whole job reach it as variables (and as JSON).
@@ -776,21 +1071,11 @@ function renderCommand(j: ExpandedJob, source: CommandSource, config: (key: stri
     const file = env.OXO_SCRIPT!;
     const interpreter = INTERPRETERS[path.posix.extname(file)];
     // A file run by itself is named by its path, never looked up on PATH (`script = "tool"`).
-    return { script: interpreter ? `${interpreter} "\${OXO_SCRIPT}"` : file.startsWith('/') ? '"${OXO_SCRIPT}"' : './"${OXO_SCRIPT}"', env };
+    if (interpreter) return { script: `${interpreter} "\${OXO_SCRIPT}"`, env, shown: `${interpreter} ${shellQuote(file)}` };
+    return file.startsWith('/') ? { script: '"${OXO_SCRIPT}"', env, shown: shellQuote(file) } : { script: './"${OXO_SCRIPT}"', env, shown: `./${shellQuote(file)}` };
   }
   const command = commandOf(j, source.compiled);
   // No analysis: a rule-level view (validate) of a command the checks refuse; it is never run.
-  if (command === undefined || command.analysis === undefined) return { script: '', env: NO_ENV };
+  if (command === undefined || command.analysis === undefined) return NOTHING_TO_RUN;
   return renderScript(command.template, command.analysis, commandValues(j, source, config));
-}
-
-function shownCommand(j: ExpandedJob, source: CommandSource, config: (key: string) => ConfigValue | undefined): string {
-  const file = scriptPath(j, source, config);
-  if (file !== undefined) {
-    const interpreter = INTERPRETERS[path.posix.extname(file)];
-    return interpreter ? `${interpreter} ${shellQuote(file)}` : file.startsWith('/') ? shellQuote(file) : `./${shellQuote(file)}`;
-  }
-  const command = commandOf(j, source.compiled);
-  if (command === undefined || command.analysis === undefined) return '';
-  return renderShown(command.template, command.analysis, commandValues(j, source, config));
 }

@@ -130,9 +130,11 @@ function toSpecs(
   statuses: ReturnType<typeof decideStatuses>,
 ): { specs: JobSpec[]; counts: Counts } {
   const specs: JobSpec[] = [];
-  const counts: Counts = { byReason: zeroByReason(), widths: new Map(), run: 0, phases: 0 };
-  // What every job of a rule shares, worked out once per rule.
+  const counts: Counts = { byReason: zeroByReason(), widths: [], run: 0, phases: 0 };
+  // What every job of a rule shares, worked out once per rule (jobs come rule by rule: the last one is mostly it).
   const factsByRule = new Map<Rule, RuleFacts>();
+  let lastRule: Rule | undefined;
+  let facts: RuleFacts | undefined;
   // An indexed loop: once per job, mostly before V8 optimises it (see build-dag.ts).
   for (let o = 0; o < dag.order.length; o++) {
     const i = dag.order[o]!;
@@ -140,14 +142,18 @@ function toSpecs(
     const j = jobs[i]!;
     const s = statuses[i]!;
     const level = dag.levels[i]!;
-    let facts = factsByRule.get(j.rule);
-    if (facts === undefined) factsByRule.set(j.rule, (facts = ruleFacts(workflow, j.rule, jobs)));
-    specs.push(new PlannedJob(j, dag.deps[i]!, facts, s, targets.has(i), level));
+    const rule = j.rule;
+    if (rule !== lastRule) {
+      facts = factsByRule.get(rule);
+      if (facts === undefined) factsByRule.set(rule, (facts = ruleFacts(workflow, rule, jobs, dag, targets)));
+      lastRule = rule;
+    }
+    specs.push(new PlannedJob(j, i, facts!, s));
     counts.byReason[s.reason] += 1;
     if (level + 1 > counts.phases) counts.phases = level + 1;
     if (s.status === 'run') {
       counts.run += 1;
-      counts.widths.set(level, (counts.widths.get(level) ?? 0) + 1);
+      counts.widths[level] = (counts.widths[level] ?? 0) + 1;
     }
   }
   return { specs, counts };
@@ -156,16 +162,17 @@ function toSpecs(
 /** Per reason, how many jobs; per phase, how many run; how many run; how many phases. */
 interface Counts {
   byReason: Record<JobReason, number>;
-  widths: Map<number, number>;
+  /** By level: how many jobs run (a hole where none does). */
+  widths: number[];
   run: number;
   phases: number;
 }
 
-function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[]): RuleFacts {
+function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[], dag: Dag, targets: ReadonlySet<number>): RuleFacts {
   const memoryMb = rule.memoryMb ?? workflow.defaults.memoryMb;
   const memory = rule.memoryMb !== undefined ? rule.memoryText : workflow.defaults.memoryText;
   const environment = rule.environment ?? workflow.defaults.environment;
-  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs };
+  const facts: { -readonly [K in keyof RuleFacts]: RuleFacts[K] } = { rule: rule.name, threads: rule.threads ?? workflow.defaults.threads ?? 1, jobs, dag, targets };
   if (memoryMb !== undefined) facts.memoryMb = memoryMb;
   if (memory !== undefined) facts.memory = memory;
   else if (memoryMb !== undefined) facts.memory = `${memoryMb}M`;
@@ -175,7 +182,8 @@ function ruleFacts(workflow: Workflow, rule: Rule, jobs: readonly ExpandedJob[])
 
 function summarise(workflow: Workflow, jobs: JobSpec[], counts: Counts, cpus: number | undefined, origin: Plan['samples']['origin'], sampleCount: number): Plan {
   const { byReason, run, phases } = counts;
-  const maxParallel = Math.max(0, ...counts.widths.values());
+  let maxParallel = 0;
+  for (let l = 0; l < counts.widths.length; l++) if ((counts.widths[l] ?? 0) > maxParallel) maxParallel = counts.widths[l]!;
   const suggestedJobs = Math.max(1, Math.min(maxParallel, cpus ?? maxParallel));
   return {
     workflow: workflow.meta.name,

@@ -1,17 +1,21 @@
 // The JobSpec that planWorkflow hands out: a view of what the plan already holds, not a copy. Its
 // fields are read from the expanded job, from what every job of its rule shares (threads, memory,
 // environment) and from the job's status decision, most of which is one object shared by thousands of
-// jobs ("never completed"). A 120,000-job plan is then 120,000 small objects of five fields rather than
-// of twenty. Two values are worked out on first read and kept: the rendered command (the expanded job
+// jobs ("never completed"); its level, dependencies and whether a target names it come from the plan's
+// graph by the job's index. A 120,000-job plan is then 120,000 small objects of five fields rather
+// than of twenty. Two values are worked out on first read and kept: the rendered command (the expanded job
 // renders it) and the ids of the jobs it waits for. dry-run of 12,000 jobs prints a handful of them;
 // --json and run read every one and get the same values as before.
 import type { Environment } from '../model.js';
+import type { Dag } from '../dag/build-dag.js';
 import type { ExpandedJob } from '../expand/expand-jobs.js';
 import type { JobDecision } from './status.js';
-import type { JobReason, JobSpec, JobStatus } from './types.js';
+import type { CommandForms, JobReason, JobSpec, JobStatus } from './types.js';
 
 /** What every job of one rule has in its spec: one object per rule, shared by its jobs. */
 export interface RuleFacts {
+  /** The rule's name. */
+  readonly rule: string;
   readonly threads: number;
   readonly memoryMb?: number;
   /** As written ("8G"), or `${memoryMb}M` when only the default gives a number. */
@@ -19,23 +23,29 @@ export interface RuleFacts {
   readonly environment?: Environment;
   /** The plan's expanded jobs (dependsOn reads their ids). */
   readonly jobs: readonly ExpandedJob[];
+  /** The plan's graph: each job's dependencies and level, by the job's index. */
+  readonly dag: Pick<Dag, 'deps' | 'levels'>;
+  /** Indices of the jobs named by a target. */
+  readonly targets: ReadonlySet<number>;
 }
 
 export class PlannedJob implements JobSpec {
   #job: ExpandedJob;
-  #deps: readonly number[];
+  /** The job's index in the plan's graph. */
+  #index: number;
   #facts: RuleFacts;
   #decision: JobDecision;
-  /** Named by a target (`targeted` reads it). */
-  #targeted: boolean;
   #dependsOn: string[] | undefined;
 
-  constructor(job: ExpandedJob, deps: readonly number[], facts: RuleFacts, decision: JobDecision, targeted: boolean, public level: number) {
+  constructor(job: ExpandedJob, index: number, facts: RuleFacts, decision: JobDecision) {
     this.#job = job;
-    this.#deps = deps;
+    this.#index = index;
     this.#facts = facts;
     this.#decision = decision;
-    this.#targeted = targeted;
+  }
+
+  get level(): number {
+    return this.#facts.dag.levels[this.#index]!;
   }
 
   get id(): string {
@@ -43,7 +53,7 @@ export class PlannedJob implements JobSpec {
   }
 
   get rule(): string {
-    return this.#job.rule.name;
+    return this.#facts.rule;
   }
 
   get step(): 'map' | 'combine' | undefined {
@@ -99,7 +109,7 @@ export class PlannedJob implements JobSpec {
   }
 
   get targeted(): true | undefined {
-    return this.#targeted ? true : undefined;
+    return this.#facts.targets.size > 0 && this.#facts.targets.has(this.#index) ? true : undefined;
   }
 
   get status(): JobStatus {
@@ -134,6 +144,10 @@ export class PlannedJob implements JobSpec {
     return this.#job.shownCommand;
   }
 
+  commandForms(): CommandForms {
+    return this.#job.commandForms();
+  }
+
   get stateEnv(): Readonly<Record<string, string>> {
     return this.#job.stateEnv;
   }
@@ -143,7 +157,7 @@ export class PlannedJob implements JobSpec {
   }
 
   get dependsOn(): string[] {
-    return (this.#dependsOn ??= this.#deps.map((d) => this.#facts.jobs[d]!.id));
+    return (this.#dependsOn ??= this.#facts.dag.deps[this.#index]!.map((d) => this.#facts.jobs[d]!.id));
   }
 
   /**

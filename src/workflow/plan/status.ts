@@ -72,34 +72,40 @@ export function decideStatuses(input: StatusInput): (JobDecision | undefined)[] 
   // outputs), and comparing a path's start finds it without cutting out and hashing the folder name.
   const recent: { dir: string; names: Set<string> | null }[] = [];
   // Keyed by the directory as written (the workflow's relative paths), so a path is resolved only
-  // when its directory is listed for the first time or a stat is needed.
+  // when its directory is listed for the first time or a stat is needed. A listing holds each entry
+  // as the key of its path (`dir/name`), so a path is looked up as it is, never cut.
   const existsInListing = (key: string): boolean | undefined => {
     const slash = key.lastIndexOf('/');
     if (slash === key.length - 1) return undefined; // "dir/": let stat answer
-    let names: Set<string> | null | undefined;
     for (let r = 0; r < recent.length; r++) {
       const seen = recent[r]!;
-      if (seen.dir.length === slash && key.startsWith(seen.dir)) {
-        names = seen.names;
-        break;
-      }
+      if (seen.dir.length === slash && key.startsWith(seen.dir)) return seen.names === null ? false : seen.names.has(key);
     }
+    const names = folderListing(key, slash);
+    return names === undefined ? undefined : names === null ? false : names.has(key);
+  };
+  /** The listing of the folder of `key` (its last slash at `slash`), remembered; undefined when it cannot be listed. */
+  const folderListing = (key: string, slash: number): Set<string> | null | undefined => {
+    const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
+    let names = listings.get(dir);
     if (names === undefined) {
-      const dir = slash < 0 ? '.' : slash === 0 ? '/' : key.slice(0, slash);
-      names = listings.get(dir);
-      if (names === undefined) {
-        const full = resolve(dir);
-        const listed = fs.list(full);
-        names = listed === undefined ? (fs.stat(full) === undefined ? null : undefined) : new Set(listed);
-        if (names === undefined) return undefined;
-        listings.set(dir, names);
+      const full = resolve(dir);
+      const listed = fs.list(full);
+      if (listed === undefined) {
+        if (fs.stat(full) !== undefined) return undefined;
+        names = null;
+      } else {
+        const prefix = slash < 0 ? '' : slash === 0 ? '/' : `${dir}/`;
+        names = new Set();
+        for (let n = 0; n < listed.length; n++) names.add(prefix + listed[n]!);
       }
-      if (slash > 0) {
-        if (recent.length === RECENT_FOLDERS) recent.pop();
-        recent.unshift({ dir, names });
-      }
+      listings.set(dir, names);
     }
-    return names === null ? false : names.has(key.slice(slash + 1));
+    if (slash > 0) {
+      if (recent.length === RECENT_FOLDERS) recent.pop();
+      recent.unshift({ dir, names });
+    }
+    return names;
   };
   const ctx: Context = {
     jobs,
@@ -148,19 +154,19 @@ function decideOnce(ctx: Context, keep: Uint8Array | undefined, whenFalse: Reado
     const i = dag.order[o]!;
     if (keep !== undefined && !keep[i]) continue;
     const j = jobs[i]!;
-    // Most jobs miss nothing: they share one empty list instead of allocating their own.
+    // Most jobs miss nothing: they share one empty list instead of allocating their own. An input a
+    // job of the plan makes is never missing, so its existence is not even asked.
     let missingInputs: string[] = NONE_MISSING;
     for (let k = 0; k < j.inputs.length; k++) {
       const input = j.inputs[k]!;
       const key = pathKey(input);
-      if (exists(input, key)) continue;
       const producer = dag.producers.get(key);
-      if (producer === undefined || decisions[producer]?.reason === 'when false') {
-        if (missingInputs === NONE_MISSING) missingInputs = [];
-        missingInputs.push(input);
-      }
+      if (producer !== undefined && decisions[producer]?.reason !== 'when false') continue;
+      if (exists(input, key)) continue;
+      if (missingInputs === NONE_MISSING) missingInputs = [];
+      missingInputs.push(input);
     }
-    if (whenFalse.has(j.rule.name)) {
+    if (whenFalse.size > 0 && whenFalse.has(j.rule.name)) {
       decisions[i] = WHEN_FALSE;
       continue;
     }
@@ -213,9 +219,8 @@ function tempReaders(jobs: readonly ExpandedJob[], dag: Dag): Map<string, number
 function decide(ctx: Context, i: number, decisions: readonly (JobDecision | undefined)[], missingInputs: string[]): JobDecision {
   const { jobs, exists, mtime } = ctx;
   const j = jobs[i]!;
-  const deps = ctx.dag.deps[i]!;
   if (j.outputs.length === 0) return { status: 'run', reason: 'never completed', detail: 'declares no outputs, so it always runs', missingInputs };
-  const must = ctx.mustRun.get(i);
+  const must = ctx.mustRun.size === 0 ? undefined : ctx.mustRun.get(i);
   if (must !== undefined) return { status: 'run', reason: 'outputs missing', detail: must, missingInputs };
   let firstMissing: string | undefined;
   let existing = 0;
@@ -224,7 +229,7 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
     const out = j.outputs[k]!;
     const key = pathKey(out);
     if (exists(out, key)) existing += 1;
-    else if (tempExcused(ctx, i, key)) (tempGone ??= []).push(key);
+    else if (ctx.tempReaders !== undefined && tempExcused(ctx, i, key)) (tempGone ??= []).push(key);
     else firstMissing ??= out;
   }
   if (existing === 0 && tempGone === undefined) return missingInputs === NONE_MISSING ? NEVER_COMPLETED : { status: 'run', reason: 'never completed', missingInputs };
@@ -243,6 +248,8 @@ function decide(ctx: Context, i: number, decisions: readonly (JobDecision | unde
     const environment = j.rule.environment ?? ctx.defaultEnvironment;
     if (record.hash !== jobHash({ command: j.command, env: j.env, stateEnv: j.stateEnv, outputs: j.outputs, ...(environment !== undefined ? { environment } : {}) })) return { status: 'run', reason: 'command changed', detail: 'command, environment or outputs differ from the last run', missingInputs };
   }
+  // Read only now, as the record is: a job with an output missing never needs its dependencies' lists.
+  const deps = ctx.dag.deps[i]!;
   for (let k = 0; k < deps.length; k++) {
     const d = deps[k]!;
     if (decisions[d]?.status === 'run') return { status: 'run', reason: 'upstream will run', detail: jobs[d]!.id, missingInputs };

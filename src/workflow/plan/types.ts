@@ -1,5 +1,8 @@
 // The plan: data that dry-run renders and run executes, so an executor needs only a JobSpec. A job's
 // command and dependsOn are computed on first read (planned-job.ts); everything else is plain data.
+import type { CommandForms } from '../expand/expand-jobs.js';
+
+export type { CommandForms };
 import type { Environment } from '../model.js';
 import type { EnvironmentChoice, ResourceSettings } from './resources.js';
 
@@ -95,6 +98,11 @@ export interface JobSpec {
   readonly shownEnv: Readonly<Record<string, string>>;
   /** The command as a person reads it, values written in, for every display and log: sensitive values read `***`. */
   readonly shownCommand: string;
+  /**
+   * command, env, shownCommand and shownEnv at once, worked out in one pass and not kept: for a
+   * reader that reads each job once (dry-run --json). Reading the four fields gives the same values.
+   */
+  commandForms(): CommandForms;
   /** The values the job gets with the declared threads and memory: what the run state's hash takes. */
   readonly stateEnv?: Readonly<Record<string, string>>;
   /** A script rule's job as JSON (sensitive values `***`): the run writes it next to the log, named by OXO_JOB_JSON. */

@@ -20,21 +20,41 @@ export interface RenderedScript {
   script: string;
   /** The variables it refers to, with their values. */
   env: Record<string, string>;
+  /** The command as a person reads it (see renderShown), from the same values. */
+  shown: string;
 }
 
-/** The script and its environment, for a template whose analysis refused nothing. */
+/**
+ * The script, its environment and the command as shown, for a template whose analysis refused
+ * nothing: one pass over the template, each reference resolved once for both forms.
+ */
 export function renderScript(template: Template, analysis: ShellAnalysis, values: RenderValues): RenderedScript {
-  const env: Record<string, string> = Object.create(null);
-  const script = substitute(template, analysis, values, (part, resolved, context) => {
-    const base = baseName(part);
-    const names = new Array<string>(resolved.values.length);
-    for (let i = 0; i < names.length; i++) {
-      const name = part.ref.kind === 'paths' ? `${base}${resolved.indexes?.[i] ?? i}` : resolved.list ? `${base}_${i}` : base;
-      names[i] = claim(env, name, resolved.values[i]!);
+  // A plain object: every name is OXO_…, which nothing on Object.prototype is, and a plain object
+  // keeps one shape per command (JSON.stringify and lookups take V8's fast paths).
+  const env: Record<string, string> = {};
+  const parts = template.parts;
+  const script = new Array<string>(parts.length);
+  const shown = new Array<string>(parts.length);
+  let k = -1;
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    if (typeof part === 'string') {
+      script[p] = part;
+      shown[p] = part;
+      continue;
     }
-    return reference(names, context);
-  });
-  return { script, env };
+    k += 1;
+    const context = analysis.contexts[k];
+    const resolved = context === undefined || !isSubstituted(part) ? undefined : resolveRef(part.ref, values);
+    if (resolved === undefined) {
+      script[p] = part.raw;
+      shown[p] = part.raw;
+      continue;
+    }
+    script[p] = reference(claimNames(env, part, resolved), context!);
+    shown[p] = shownValue(resolved, context!);
+  }
+  return { script: script.join(''), env, shown: shown.join('') };
 }
 
 /**
@@ -42,19 +62,6 @@ export function renderScript(template: Template, analysis: ShellAnalysis, values
  * it where the reference is a word), for displays and logs only, never for running.
  */
 export function renderShown(template: Template, analysis: ShellAnalysis, values: RenderValues): string {
-  return substitute(template, analysis, values, (_part, resolved, context) => {
-    if (context === 'words') return resolved.values.map(shellQuote).join(' ');
-    if (context === 'word') return shellQuote(resolved.values.join(' '));
-    return resolved.values.join(' ');
-  });
-}
-
-type Resolved = NonNullable<ReturnType<typeof resolveRef>>;
-type Reference = Exclude<Template['parts'][number], string>;
-type Context = NonNullable<ShellAnalysis['contexts'][number]>;
-
-/** The template's text with each substituted reference replaced by `write`; the rest left as written. */
-function substitute(template: Template, analysis: ShellAnalysis, values: RenderValues, write: (part: Reference, resolved: Resolved, context: Context) => string): string {
   const pieces: string[] = [];
   let k = -1;
   for (const part of template.parts) {
@@ -65,9 +72,29 @@ function substitute(template: Template, analysis: ShellAnalysis, values: RenderV
     k += 1;
     const context = analysis.contexts[k];
     const resolved = context === undefined || !isSubstituted(part) ? undefined : resolveRef(part.ref, values);
-    pieces.push(resolved === undefined ? part.raw : write(part, resolved, context!));
+    pieces.push(resolved === undefined ? part.raw : shownValue(resolved, context!));
   }
   return pieces.join('');
+}
+
+type Resolved = NonNullable<ReturnType<typeof resolveRef>>;
+
+/** A reference's values as the shown command writes them. */
+function shownValue(resolved: Resolved, context: SlotContext): string {
+  if (context === 'words') return resolved.values.length === 1 ? shellQuote(resolved.values[0]!) : resolved.values.map(shellQuote).join(' ');
+  if (context === 'word') return shellQuote(resolved.values.length === 1 ? resolved.values[0]! : resolved.values.join(' '));
+  return resolved.values.length === 1 ? resolved.values[0]! : resolved.values.join(' ');
+}
+
+/** The variables a reference's values get: one per value (a path keeps its index), each claimed in `env`. */
+function claimNames(env: Record<string, string>, part: TemplateRef, resolved: Resolved): string[] {
+  const base = baseName(part);
+  const names = new Array<string>(resolved.values.length);
+  for (let i = 0; i < names.length; i++) {
+    const name = part.ref.kind === 'paths' ? `${base}${resolved.indexes?.[i] ?? i}` : resolved.list ? `${base}_${i}` : base;
+    names[i] = claim(env, name, resolved.values[i]!);
+  }
+  return names;
 }
 
 /** `{_name}` is never a wildcard: it stays as written, like any placeholder nothing fills. */
@@ -76,6 +103,7 @@ export function isSubstituted(part: TemplateRef): boolean {
 }
 
 function reference(names: readonly string[], context: SlotContext): string {
+  if (names.length === 1) return context === 'words' || context === 'word' ? `"\${${names[0]}}"` : `\${${names[0]}}`;
   if (context === 'words') return names.map((n) => `"\${${n}}"`).join(' ');
   if (context === 'word') return `"${names.map((n) => `\${${n}}`).join(' ')}"`;
   return names.map((n) => `\${${n}}`).join(' ');

@@ -24,6 +24,8 @@ export interface TemplateRef {
 }
 
 export interface Template {
+  /** The text it was compiled from. */
+  readonly text: string;
   readonly parts: readonly (string | TemplateRef)[];
   /** Names of `{name}` references (wildcards, metadata, `{chunks}`), in order of first use. */
   readonly vars: readonly string[];
@@ -53,7 +55,7 @@ export function compileTemplate(text: string): Template {
     if (ref.kind === 'config' && !configKeys.includes(ref.key)) configKeys.push(ref.key);
   }
   if (last < text.length) parts.push(text.slice(last));
-  return { parts, vars, configKeys };
+  return { text, parts, vars, configKeys };
 }
 
 function toRef(name: string, index: string | undefined, key: string | undefined): Ref {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandJobs } from '../../../src/workflow/expand/expand-jobs.js';
+import { compileTemplate, renderTemplate } from '../../../src/workflow/render/template.js';
 import { effectiveConfig, resolveSamples } from '../../../src/workflow/expand/sources.js';
 import type { Workflow } from '../../../src/workflow/model.js';
 import { makeWorkflow, type WorkflowInput } from '../../helpers/plan-workflow.js';
@@ -186,6 +187,120 @@ describe('pairs, scatter, transform, expand_inputs', () => {
     const own = expand(wf({ rules: [{ name: 'r', output: ['o'], script: 'tool' }] })).jobs[0]!;
     expect([own.command, own.shownCommand]).toEqual(['./"${OXO_SCRIPT}"', './tool']);
     expect(JSON.parse(jobs[0]!.jobJson!)).toMatchObject({ rule: 'r', script: 'scripts/my report.py', input: [], output: ['o'], log: null, threads: 1, params: {}, wildcards: {} });
+  });
+
+  it('two rules rendering the same path text report each its own unfilled name (a shared render is a filled one)', () => {
+    const { jobs, diagnostics } = expand(
+      wf({
+        sampleGroups: groups,
+        rules: [
+          { name: 'a', input: ['raw/{sample}.fq'], output: ['x/{sample}_{lane}.txt'], shell: 'a {input} {output}' },
+          { name: 'b', input: ['x/{sample}_{lane}.txt'], output: ['y/{sample}.txt'], shell: 'b {input} {output}' },
+          { name: 'c', input: ['raw/{sample}.fq'], output: ['z/{sample}.txt'], shell: 'c {input} {output}' },
+        ],
+      }),
+    );
+    expect(diagnostics.map((d) => [d.code, d.rule])).toEqual([
+      ['E021', 'a'],
+      ['E021', 'b'],
+    ]);
+    // The rule whose paths fill has its jobs, its input rendered as rule a's would be.
+    expect(jobs.map((j) => [j.id, j.inputs[0]])).toEqual([
+      ['c[sample=C1]', 'raw/C1.fq'],
+      ['c[sample=C2]', 'raw/C2.fq'],
+      ['c[sample=T1]', 'raw/T1.fq'],
+    ]);
+  });
+
+  it('rules fanning out over the same samples share their paths and ids, each with its own values', () => {
+    const w = wf({
+      sampleGroups: groups,
+      rules: [
+        { name: 'a', input: ['raw/{sample}.fq'], output: ['a/{sample}.txt'], tempOutput: ['a/{sample}.txt'], shell: 'a {input} > {output}' },
+        { name: 'b', input: ['a/{sample}.txt'], output: ['b/{group}/{sample}.txt'], log: 'logs/{sample}.log', shell: 'b {input} > {output} 2> {log}' },
+      ],
+    });
+    const { jobs } = expand(w);
+    expect(jobs.map((j) => [j.id, j.inputs, j.outputs, j.tempOutputs, j.log ?? null])).toEqual([
+      ['a[sample=C1]', ['raw/C1.fq'], ['a/C1.txt'], ['a/C1.txt'], null],
+      ['a[sample=C2]', ['raw/C2.fq'], ['a/C2.txt'], ['a/C2.txt'], null],
+      ['a[sample=T1]', ['raw/T1.fq'], ['a/T1.txt'], ['a/T1.txt'], null],
+      ['b[group=ctrl,sample=C1]', ['a/C1.txt'], ['b/ctrl/C1.txt'], [], 'logs/C1.log'],
+      ['b[group=ctrl,sample=C2]', ['a/C2.txt'], ['b/ctrl/C2.txt'], [], 'logs/C2.log'],
+      ['b[group=case,sample=T1]', ['a/T1.txt'], ['b/case/T1.txt'], [], 'logs/T1.log'],
+    ]);
+    // Each job's lists are its own: adding to one (as gather does) changes no other job.
+    jobs[3]!.inputs.push('extra');
+    expect(jobs[0]!.outputs).toEqual(['a/C1.txt']);
+    expect(jobs[4]!.inputs).toEqual(['a/C2.txt']);
+  });
+
+  it('rules sharing one name (a file with E002, seen by validate) keep one job per id, as before', () => {
+    const w = wf({
+      sampleGroups: groups,
+      rules: [
+        { name: 'r', input: ['raw/{sample}.fq'], output: ['a/{sample}.txt'], shell: 'a' },
+        { name: 'r', input: ['raw/{sample}.fq'], output: ['b/{sample}.txt'], shell: 'b' },
+      ],
+    });
+    expect(expand(w).jobs.map((j) => [j.id, j.outputs[0]])).toEqual([
+      ['r[sample=C1]', 'a/C1.txt'],
+      ['r[sample=C2]', 'a/C2.txt'],
+      ['r[sample=T1]', 'a/T1.txt'],
+    ]);
+  });
+
+  it('commandForms gives what command, env, shownCommand and shownEnv give, sensitive values masked', () => {
+    const w = wf({
+      sampleGroups: groups,
+      declared: { token: { default: 'tok-secret-1', sensitive: true, required: false } },
+      config: { ref: 'ref.fa' },
+      rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'tool --token {config.token} --ref {config.ref} {input} > {output}' }],
+    });
+    const j = expand(w).jobs[0]!;
+    const forms = j.commandForms();
+    expect(forms).toEqual({ command: j.command, env: j.env, shownCommand: j.shownCommand, shownEnv: j.shownEnv });
+    expect(forms.shownCommand).toBe("tool --token '***' --ref ref.fa raw/C1.fq > o/C1.txt");
+    expect(forms.shownEnv.OXO_CONFIG_TOKEN).toBe('***');
+    expect(forms.env.OXO_CONFIG_TOKEN).toBe('tok-secret-1');
+    const plain = expand(wf({ sampleGroups: groups, rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{sample}.txt'], shell: 'cp {input} {output}' }] })).jobs[1]!;
+    const before = { command: plain.command, env: plain.env, shownCommand: plain.shownCommand, shownEnv: plain.shownEnv };
+    expect(plain.commandForms()).toEqual(before);
+    expect(before.shownCommand).toBe('cp raw/C2.fq o/C2.txt');
+  });
+
+  it('E032 names the first path that leaves the project, in job order, then input, output, log', () => {
+    const rule = { name: 'r', input: ['in/{idir}/{sample}.fq'], output: ['{odir}/{sample}.txt'], log: 'logs/{idir}/{sample}.log', shell: 'x {input} > {output} 2> {log}' };
+    const message = (meta: Record<string, Record<string, string>>) =>
+      expand(wf({ sampleGroups: Object.entries(meta).map(([name, metadata], i) => ({ name, samples: [`S${i + 1}`], metadata })), rules: [rule] })).diagnostics.map((d) => [d.code, d.message]);
+    // One job with all three out: its input is named.
+    expect(message({ a: { idir: 'ok', odir: 'o' }, b: { idir: '../..', odir: '/abs' } })).toEqual([['E032', 'input "in/../../S2.fq" of rule r leaves the project directory once its values are filled in']]);
+    // An absolute output in the second job comes before a climbing input (and log) in the third.
+    expect(message({ a: { idir: 'ok', odir: 'o' }, b: { idir: 'ok', odir: '/abs' }, c: { idir: '../..', odir: 'o' } })).toEqual([['E032', 'output "/abs/S2.txt" of rule r leaves the project directory once its values are filled in']]);
+    // Only the log climbs out (`logs/../..` is the project itself, one more `..` leaves it).
+    expect(message({ a: { idir: '../../..', odir: 'o' } })).toEqual([['E032', 'input "in/../../../S1.fq" of rule r leaves the project directory once its values are filled in']]);
+    expect(expand(wf({ sampleGroups: [{ name: 'a', samples: ['S1'], metadata: { idir: 'x/../..' } }], rules: [{ ...rule, input: ['in/{sample}.fq'], output: ['o/{sample}.txt'], log: 'logs/{idir}/../{sample}.log' }] })).diagnostics.map((d) => d.message)).toEqual([
+      'log "logs/x/../../../S1.log" of rule r leaves the project directory once its values are filled in',
+    ]);
+  });
+
+  it('renders a path of text and one wildcard as the template engine does, in every position', () => {
+    const { jobs } = expand(
+      wf({ sampleGroups: groups, rules: [{ name: 'r', input: ['{sample}', '{sample}.fq', 'in/{sample}', 'a/{tissue}/b', 'p/{group}_{sample}.x', '{config.d}/{sample}'], output: ['o/{sample}.txt'], shell: 'x {input} > {output}' }], config: { d: 'data' } }),
+    );
+    expect(jobs[2]!.inputs).toEqual(['T1', 'T1.fq', 'in/T1', 'a/tumor/b', 'p/case_T1.x', 'data/T1']);
+    // The same texts through the template engine itself.
+    const values: Record<string, string> = { sample: 'T1', tissue: 'tumor', group: 'case' };
+    expect(jobs[2]!.inputs).toEqual(['{sample}', '{sample}.fq', 'in/{sample}', 'a/{tissue}/b', 'p/{group}_{sample}.x', '{config.d}/{sample}'].map((p) => renderTemplate(compileTemplate(p), { vars: (n) => values[n], config: () => 'data' })));
+  });
+
+  it('a name of Object.prototype ({constructor}, {toString}) is a name nothing fills, not a crash', () => {
+    const { jobs, diagnostics } = expand(wf({ sampleGroups: groups, rules: [{ name: 'r', input: ['raw/{sample}.fq'], output: ['o/{constructor}.txt', 'p/{toString}_{sample}.txt'], shell: 'x {input} > {output}' }] }));
+    expect(jobs).toEqual([]);
+    expect(diagnostics.map((d) => [d.code, d.message.slice(0, 36)])).toEqual([
+      ['E021', '`{constructor}` in rule r has no sou'],
+      ['E021', '`{toString}` in rule r has no source'],
+    ]);
   });
 
   it('expands 100,000 jobs without trouble', () => {
