@@ -17,7 +17,9 @@
 //   overhead / job    (wall − wall with nothing to do) ÷ jobs − the jobs' own cost (`xargs -P 2`
 //                     starting the same shells), as bench/run-trivial.mjs computes it
 // Usage: npm run build && node bench/run-spawn.mjs [--runs N] [--workloads trivial-1000,trivial-10000,rnaseq]
-//          [--no-snakemake] [--no-ilp] [--no-write]     (snakemake and make on PATH)
+//          [--before OTHER/bin/oxo-flow.js] [--no-snakemake] [--no-ilp] [--no-write]     (snakemake and make on PATH)
+// --before: "before" is that build (e.g. `git archive` of an earlier commit, built), run in the same
+// rounds; without it, "before" is this build with OXO_FLOW_SPAWNER=fork.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -30,6 +32,8 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const workloads = opt('--workloads', 'trivial-1000,trivial-10000,rnaseq').split(',');
 const withSnakemake = !args.includes('--no-snakemake') && spawnSync('snakemake', ['--version']).status === 0;
 const withIlp = withSnakemake && !args.includes('--no-ilp');
+const beforeCli = opt('--before', undefined);
+const loadAtStart = os.loadavg()[0];
 const smkVersion = withSnakemake ? spawnSync('snakemake', ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
 requireBuild();
 const SELF = path.join(ROOT, 'bench', 'self-cpu.cjs');
@@ -129,10 +133,10 @@ function project(w, t) {
 }
 
 function tools(w) {
-  const oxo = (env) => ({ file: 'main.oxoflow', text: w.oxo, cmd: process.execPath, argv: ['-r', SELF, CLI, 'run', '-q', '-j', '2'], env, noop: true });
+  const oxo = (env, cli = CLI) => ({ file: 'main.oxoflow', text: w.oxo, cmd: process.execPath, argv: ['-r', SELF, cli, 'run', '-q', '-j', '2'], env, noop: true });
   const list = [
-    { key: 'light', label: 'oxo-flow run -j 2 (light spawner)', ...oxo({}) },
-    { key: 'fork', label: 'oxo-flow run -j 2 (Node spawn, before)', ...oxo({ OXO_FLOW_SPAWNER: 'fork' }) },
+    { key: 'light', label: beforeCli ? 'oxo-flow run -j 2 (after)' : 'oxo-flow run -j 2 (light spawner)', ...oxo({}) },
+    beforeCli ? { key: 'fork', label: 'oxo-flow run -j 2 (before)', ...oxo({}, path.resolve(beforeCli)) } : { key: 'fork', label: 'oxo-flow run -j 2 (Node spawn, before)', ...oxo({ OXO_FLOW_SPAWNER: 'fork' }) },
     { key: 'make', label: 'make -j2', file: 'Makefile', text: w.makefile, cmd: 'make', argv: ['-s', '-j2'], noop: false },
   ];
   if (withSnakemake && w.jobs <= 2000) {
@@ -210,6 +214,13 @@ for (const name of workloads) {
     lines.push(`runner CPU per job: ${f2(by.light.self / w.jobs)} ms (before: ${f2(by.fork.self / w.jobs)} ms; target ≤ 1 ms: ${verdict(by.light.self / w.jobs <= 1)})`);
     lines.push(`wall against make -j2: ${f2(by.light.wall / by.make.wall)}× (before: ${f2(by.fork.wall / by.make.wall)}×; target ≤ ${budget}×: ${verdict(by.light.wall / by.make.wall <= budget)})`);
   }
+  // The same rounds, pair by pair: drift in the machine's speed (other work on a shared host) hits
+  // both builds of a round alike, so the paired ratios are steadier than the medians above.
+  const paired = (pick) => {
+    const r = m.light.full.map((x, i) => pick(x) / pick(m.fork.full[i]));
+    return `${f2(median(r))} (${f2(Math.min(...r))}–${f2(Math.max(...r))})`;
+  };
+  lines.push(`${beforeCli ? 'after ÷ before' : 'light spawner ÷ Node spawn'}, paired by round: wall ${paired((x) => x.wall)}, CPU (all processes) ${paired((x) => x.cpu)}, runner CPU ${paired((x) => x.self?.cpu ?? Number.NaN)}`);
   const snakeBudget = w.jobs === 1606 ? 0.1 : 0.2;
   for (const k of ['greedy', 'ilp']) {
     if (by[k] === undefined) continue;
@@ -224,6 +235,6 @@ for (const name of workloads) {
 if (write) {
   writeDocSection(
     '## run: the light spawner (issue 25)',
-    `\`node bench/run-spawn.mjs\`: each workload's commands in turn, a fresh folder each run; "before" is the same build with \`OXO_FLOW_SPAWNER=fork\` (Node's spawn, the path every earlier build took). Runner CPU is the runner's own user + system time, read at its exit (\`bench/self-cpu.cjs\`), the helper and the jobs not included; CPU (all processes) includes them. ${smkVersion ? `Snakemake ${smkVersion}. ` : ''}${machineDescription()}; 1-minute load average at the end: ${os.loadavg()[0].toFixed(1)} (other work shares the cores).\n\n${sections.join('\n\n')}`,
+    `\`node bench/run-spawn.mjs${beforeCli ? ' --before OTHER' : ''}\`: each workload's commands in turn, a fresh folder each run; ${beforeCli ? '"before" is the build before this work (run in the same rounds)' : '"before" is the same build with `OXO_FLOW_SPAWNER=fork` (Node\'s spawn, the path every earlier build took)'}. Runner CPU is the runner's own user + system time, read at its exit (\`bench/self-cpu.cjs\`), the helper and the jobs not included; CPU (all processes) includes them. ${smkVersion ? `Snakemake ${smkVersion}. ` : ''}${machineDescription()}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end (other work shares the cores).\n\n${sections.join('\n\n')}`,
   );
 }

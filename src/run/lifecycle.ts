@@ -5,15 +5,16 @@
 // Any error on the way (a full disk, an unwritable state directory, a command too long to start)
 // fails that job with a code: nothing is swallowed, and the run's exit code says so.
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, lstatSync, lutimesSync, openSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Preparation } from './environment.js';
 import type { JobResult, RunEvent, RunReport } from './events.js';
 import type { Ended, Executor, Started } from './executors/types.js';
-import { directoriesAtFileOutputs, makeParentDirs, missingOutputs, protect, removeFile, removePartialOutputs } from './outputs.js';
+import { openJobLog } from './job-log.js';
+import { checkOutputs, makeParentDirs, protect, removeFile, removePartialOutputs } from './outputs.js';
 import type { PreparedJob } from './preflight.js';
-import { proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
+import { findJobGroups, proveOwnGroup, RUN_ID_VAR, stopGroup } from './process-group.js';
 import { schedule, type Limits } from './scheduler.js';
 import { startRecord, type JobRecord, jobHash, type StateStore } from './state.js';
 import { tempOutputs, type JobSpec } from '../workflow/plan/index.js';
@@ -52,6 +53,17 @@ interface Live {
   started?: Started;
 }
 
+/**
+ * A start record written ahead, while the job waits for a slot: its sync is then done by the time
+ * the slot frees, so no disk flush sits between one job's end and the next one's start. `previous`
+ * is what the state said of the job before, restored (withdraw) if the job never starts.
+ */
+interface Ahead {
+  record: JobRecord;
+  durable: Promise<void>;
+  previous: JobRecord | undefined;
+}
+
 export async function runJobs(jobs: readonly RunJob[], preparations: readonly Preparation[], options: LifecycleOptions): Promise<RunReport> {
   const { store, executor } = options;
   const diagnostics: Diagnostic[] = [];
@@ -59,6 +71,7 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   const live = new Map<string, Live>();
   const ids = new Set(jobs.map((j) => j.id));
   const adopted = new Set<string>();
+  const ahead = new Map<string, Ahead>();
 
   options.hardSignal?.addEventListener('abort', () => {
     // Synchronous on purpose: the process exits right after this listener.
@@ -70,6 +83,7 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
         // The state cannot be written: the record stays `running`, which reruns the job too.
       }
     }
+    withdrawAhead(store, ahead);
     if (options.onHardStop) {
       const now = (job: RunJob): JobResult => {
         const done = results.get(job.id);
@@ -109,18 +123,52 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
       options.onEvent({ kind: 'note', message: `could not remove the temp output ${p}: ${(err as Error).message}` });
     }
   };
+  // Locally, with syncs on, the start records of the jobs next in line are written ahead (see Ahead).
+  // A record written ahead says `running` before the job runs, which only ever reruns a job: a crash
+  // before it starts leaves it `running` (it reruns, as it was going to), and a run that ends without
+  // starting it takes the record back. A cluster job's start costs far more than a sync.
+  // They are written a few at a time (when half of those written are used), so that one sync covers
+  // several, and the job ends appended meanwhile share it.
+  const lookahead = 4 * Math.max(1, options.limits.jobs);
+  const upcoming =
+    executor.cluster || !store.sync
+      ? undefined
+      : (next: readonly RunJob[]) => {
+          if (ahead.size > lookahead / 2) return;
+          for (const job of next) {
+            if (ahead.has(job.id) || (job.preparation !== undefined && failedPreparations.has(job.preparation))) continue;
+            const previous = store.records().get(job.id);
+            const record = startRecord(job.spec, executor.name, [], job.logPath, Date.now(), options.runId);
+            let durable: Promise<void>;
+            try {
+              durable = store.appendDurable(record);
+            } catch {
+              // Not appended (a full disk): the job's own start tries again and fails with the reason.
+              continue;
+            }
+            // Awaited by the job's start, which fails with the reason (RUN042) if the sync failed.
+            durable.catch(() => undefined);
+            ahead.set(job.id, { record, durable, previous });
+          }
+        };
   const committing: Promise<void>[] = [];
   const runOne = async (job: RunJob): Promise<boolean> => {
     const prepFailed = job.preparation !== undefined ? failedPreparations.get(job.preparation) : undefined;
+    const takeAhead = () => {
+      const written = ahead.get(job.id);
+      ahead.delete(job.id);
+      return written;
+    };
     const result =
       prepFailed !== undefined
         ? { ...base(job), outcome: 'failed' as const, code: 'RUN047', message: prepFailed, attempts: 0 }
-        : await runJob(job, options, live, canAdopt(job, ids, adopted) ? adopted : undefined);
+        : await runJob(job, options, live, canAdopt(job, ids, adopted) ? adopted : undefined, takeAhead());
     if ('durable' in result) {
-      // Its `done` record is appended and syncing with the next group commit: the job's slot is free
-      // now, so the next job's start record shares that sync. A job that needs this one starts only
-      // once its own start record is synced, which syncs this one's end before it (one journal, in
-      // order). Temp inputs go once the end is on disk; a sync that fails fails the job (RUN042).
+      // Its `done` record is appended and syncs with the next group commit: the job's slot is free now.
+      // A job that needs this one becomes ready only now, so its start record (written ahead or not)
+      // comes after this end in the one journal, and it starts only once that record is synced, which
+      // syncs this end before it. Temp inputs go once the end is on disk; a sync that fails fails the
+      // job (RUN042).
       const { durable, ...done } = result;
       results.set(job.id, done);
       options.onEvent({ kind: 'done', id: job.id, seconds: done.seconds ?? 0 });
@@ -145,13 +193,17 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
   const limits = executor.cluster ? { jobs: options.limits.jobs, cores: Number.POSITIVE_INFINITY, memoryMb: Number.POSITIVE_INFINITY } : options.limits;
   let sched: Awaited<ReturnType<typeof schedule>>;
   try {
-    sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal });
+    sched = await schedule(jobs, limits, runOne, { keepGoing: options.keepGoing, signal: options.signal, ...(upcoming !== undefined ? { upcoming, lookahead } : {}) });
   } finally {
     await executor.close();
     diagnostics.push(...(executor.notes?.() ?? []));
   }
-  // Every end record on disk before the run reports.
+  // Every end record on disk before the run reports; start records written ahead for jobs that
+  // never started (the run stopped first) taken back.
+  store.hurry();
   await Promise.all(committing);
+  await Promise.all([...ahead.values()].map((a) => a.durable.catch(() => undefined)));
+  withdrawAhead(store, ahead);
   // Temp outputs this run made and no job of it read go at the end.
   if (!options.signal.aborted) for (const p of temp.atEnd()) removeTemp(p);
   for (const job of jobs) {
@@ -165,6 +217,18 @@ export async function runJobs(jobs: readonly RunJob[], preparations: readonly Pr
     }
   }
   return { results: jobs.map((j) => results.get(j.id)!), interrupted: options.signal.aborted, diagnostics };
+}
+
+/** Start records written ahead for jobs that did not start: what the state said of them before stands again. */
+function withdrawAhead(store: StateStore, ahead: Map<string, Ahead>): void {
+  for (const [id, a] of ahead) {
+    try {
+      store.withdraw(id, a.previous);
+    } catch {
+      // Not written (a full disk): the record written ahead stands, and the job reruns (fail closed).
+    }
+  }
+  ahead.clear();
 }
 
 function base(job: RunJob): Pick<JobResult, 'id' | 'rule' | 'log' | 'ruleLog'> {
@@ -190,7 +254,7 @@ function errText(err: unknown): string {
 /** A job's result; a `done` one carries the sync of its end record (group commit), still under way. */
 type Ran = JobResult | (JobResult & { outcome: 'done'; durable: Promise<void> });
 
-async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined): Promise<Ran> {
+async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, Live>, adopted: Set<string> | undefined, ahead: Ahead | undefined): Promise<Ran> {
   const { workflowDir: dir, store, executor } = options;
   const spec = job.spec;
   const started = Date.now();
@@ -211,8 +275,14 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
       stage = 'remove its old outputs';
       removePartialOutputs(spec.outputs, [], dir);
       stage = 'record its start';
-      record = startRecord(spec, executor.name, [], job.logPath, started, options.runId);
-      await store.writeDurable(record);
+      if (ahead !== undefined) {
+        // Written ahead: usually on disk already. The record naming its process gives the real start.
+        await ahead.durable;
+        record = { ...ahead.record, startedAt: new Date(started).toISOString() };
+      } else {
+        record = startRecord(spec, executor.name, [], job.logPath, started, options.runId);
+        await store.writeDurable(record);
+      }
     } else {
       record = old!;
       adopted!.add(spec.id);
@@ -235,6 +305,8 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
     let interrupted = false;
     /** Bytes of the log's own header while the log holds nothing else (one attempt, no output yet). */
     let headerBytes = 0;
+    /** The first attempt's header: a log the helper dropped (a silent exit 0) is written back if the job is not done after all. */
+    let firstHeader = '';
     try {
       for (; attempt <= attempts; attempt++) {
         if (options.signal.aborted) break;
@@ -244,28 +316,34 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           s = adoptedStart;
           options.onEvent({ kind: 'submitted', id: spec.id, slurmJobId: s.clusterId ?? '', adopted: true });
         } else {
-          stage = 'open its log';
-          const fd = openSync(job.logPath, attempt === 1 ? 'w' : 'a');
+          // The log starts afresh with the job's first attempt; later attempts append after it. The
+          // local executor opens it itself (its helper does); for the others it is opened here.
+          const header = `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n# $ ${job.shownCommand.replace(/\n/g, '\n#   ')}\n`;
+          const fresh = attempt === 1;
+          headerBytes = fresh ? Buffer.byteLength(header) : 0;
+          if (fresh) firstHeader = header;
+          let fd: number | undefined;
+          if (executor.writesLogs !== true) {
+            stage = 'open its log';
+            const opened = openJobLog(job.logPath, header, fresh);
+            fd = opened.fd;
+            logOffset = opened.offset;
+          }
           try {
-            // The log starts afresh with the job's first attempt; later attempts append after it.
-            logOffset = attempt === 1 ? 0 : fstatSync(fd).size;
-            const shown = `# $ ${spec.shownCommand.replace(/\n/g, '\n#   ')}\n`;
-            const header = `# oxo-flow: ${spec.id}, attempt ${attempt} of ${attempts}, ${new Date().toISOString()}\n${shown}`;
-            writeSync(fd, header);
-            headerBytes = attempt === 1 ? Buffer.byteLength(header) : 0;
             stage = 'start';
             const launch = job.launch(spec.command);
             // The one place a job's environment is built: the run's, the backend's, the values its script
             // refers to (issue 17: values reach jobs as OXO_… variables, never as shell code), the run id.
             // A cluster job gets it through the submit command's environment (sbatch --export=ALL, qsub -V).
             const env = { ...options.env, ...(launch.env ?? {}), ...(spec.env ?? {}), ...(job.jobJsonPath !== undefined ? { [JOB_JSON_VAR]: path.resolve(dir, job.jobJsonPath) } : {}), [RUN_ID_VAR]: options.runId };
-            s = executor.start({ job, launch, env, logPath: job.logPath, logFd: fd, attempt, runId: options.runId });
+            s = executor.start({ job, launch, env, logPath: job.logPath, logHeader: header, logFresh: fresh, ...(fd !== undefined ? { logFd: fd } : {}), attempt, runId: options.runId });
           } finally {
-            closeSync(fd);
+            if (fd !== undefined) closeSync(fd);
           }
           // The light spawner tells the process group a moment after the start (src/run/spawner/).
           entry.started = s;
           if (s.spawned !== undefined) await s.spawned;
+          if (s.logOffset !== undefined) logOffset = s.logOffset;
           stage = 'record its process';
           const withIds: JobRecord = { ...record };
           if (s.pgid !== undefined) withIds.pgid = s.pgid;
@@ -291,24 +369,32 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         const ended = await watch(s, job, options);
         if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}) });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
+        // The helper removed the log of a silent first attempt that exited 0 (nothing but the header
+        // was in it): a job that is not done after all keeps its log, as every failed job does.
+        const keepLog = () => {
+          if (ended.logDropped !== true) return;
+          try {
+            writeFileSync(job.logPath, firstHeader);
+          } catch {
+            // A full disk: the failure is reported all the same, its log's header is in the run record.
+          }
+        };
         if (ended.interrupted) {
           interrupted = true;
+          keepLog();
           break;
         }
         if (ended.code === 0 && !timedOut && ended.spawnError === undefined) {
           stage = 'check its outputs';
-          const missing = missingOutputs(spec.outputs, dir);
-          const folders = missing.length === 0 ? directoriesAtFileOutputs(spec.outputs, dir) : [];
+          const { missing, folders } = checkOutputs(spec.outputs, dir, started);
           if (missing.length === 0 && folders.length === 0) {
-            stage = 'touch its outputs';
-            touchOutputs(spec.outputs, dir, started);
             if (spec.protectedOutputs.length > 0) protect(spec.protectedOutputs, dir);
             stage = 'record its end';
             // Done only once the record is on disk (group commit, shared with the records appended
             // meanwhile): after a crash, an end that was not synced reruns the job.
-            const durable = store.appendDurable({ ...record, status: 'done', endedAt: new Date().toISOString() });
+            const durable = store.appendDurable({ ...record, status: 'done', endedAt: new Date().toISOString() }, { later: true });
             live.delete(spec.id);
-            if (headerBytes > 0) dropEmptyLog(job.logPath, headerBytes);
+            if (headerBytes > 0 && ended.logDropped !== true) dropEmptyLog(job.logPath, headerBytes, ended.logBytes);
             return { ...base(job), outcome: 'done', attempts: attempt, seconds: (Date.now() - started) / 1000, logOffset, ...(record.slurmJobId ? { slurmJobId: record.slurmJobId } : {}), durable };
           }
           message =
@@ -329,6 +415,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
           message = ended.state ?? `killed by ${ended.signal}`;
           code = executor.lostCode;
         }
+        keepLog();
         // A failed attempt's outputs are not to be trusted, not even by the next attempt.
         stage = 'remove what the failed attempt wrote';
         removePartialOutputs(spec.outputs, [], dir);
@@ -375,9 +462,9 @@ const FAILED = 'RUN020';
  * A job that succeeded without writing a byte leaves no log: its header (what ran, when) is in the
  * run record too. A log the job wrote to, or a failed job's, stays.
  */
-function dropEmptyLog(file: string, headerBytes: number): void {
+function dropEmptyLog(file: string, headerBytes: number, size?: number): void {
   try {
-    if (statSync(file).size === headerBytes) unlinkSync(file);
+    if ((size ?? statSync(file).size) === headerBytes) unlinkSync(file);
   } catch {
     // Gone already, or not removable: it stays, which costs only a file.
   }
@@ -409,16 +496,6 @@ async function watch(s: Started, job: RunJob, options: LifecycleOptions): Promis
   return { ...ended, limitHit, interrupted };
 }
 
-/** Outputs get the job's end as their time when a tool kept an older one (cp -p, rsync -a, tar x, clock skew). */
-function touchOutputs(outputs: readonly string[], dir: string, startedMs: number): void {
-  const now = new Date();
-  for (const o of outputs) {
-    const full = path.resolve(dir, o);
-    const s = lstatSync(full, { throwIfNoEntry: false });
-    if (s !== undefined && s.mtimeMs < startedMs) lutimesSync(full, now, now);
-  }
-}
-
 /**
  * A runner that died (kill -9, a crash, a lost machine) leaves `running` records of local jobs: their
  * group may still run, and outputs may be half-written. The group is stopped only when it provably is
@@ -427,9 +504,26 @@ function touchOutputs(outputs: readonly string[], dir: string, startedMs: number
  */
 async function recoverLocal(jobs: readonly RunJob[], options: LifecycleOptions, diagnostics: Diagnostic[]): Promise<void> {
   const records = options.store.records();
+  // A runner killed after it started a job but before it recorded the job's group left a record with
+  // no group (or one written ahead of a job that never started): such a job's group is found by its
+  // log and run id, all in one look at /proc.
+  const unnamed = new Map<string, string>();
+  for (const job of jobs) {
+    const r = records.get(job.id);
+    if (r !== undefined && r.status === 'running' && r.executor === 'local' && r.pgid === undefined && r.runId !== undefined && r.log !== '') unnamed.set(r.log, r.runId);
+  }
+  const found = findJobGroups(unnamed);
   for (const job of jobs) {
     const r = records.get(job.id);
     if (r === undefined || r.status !== 'running' || r.executor !== 'local') continue;
+    if (r.pgid === undefined) {
+      const pgid = found.get(r.log);
+      if (pgid !== undefined) {
+        options.onEvent({ kind: 'note', message: `stopping process group ${pgid}, left running by an earlier run of ${job.id}` });
+        await stopGroup(pgid, options.graceMs);
+      }
+      continue;
+    }
     const owner = proveOwnGroup(r.pgid, r.procStart, r.runId);
     if ('own' in owner && owner.own) {
       options.onEvent({ kind: 'note', message: `stopping process group ${r.pgid}, left running by an earlier run of ${job.id}` });

@@ -1,15 +1,7 @@
 // Output files around a job: removing them before it runs again and what a failed attempt left
 // behind, and making protected outputs read-only.
-import { chmodSync, lstatSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, lutimesSync, mkdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-
-export function existingOutputs(outputs: readonly string[], dir: string): string[] {
-  return outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) !== undefined);
-}
-
-export function missingOutputs(outputs: readonly string[], dir: string): string[] {
-  return outputs.filter((o) => statSync(path.resolve(dir, o), { throwIfNoEntry: false }) === undefined);
-}
 
 /** Remove the outputs a failed or stopped job made, keeping every file that was there before it. */
 export function removePartialOutputs(outputs: readonly string[], preexisting: readonly string[], dir: string): string[] {
@@ -52,9 +44,32 @@ export function removeFile(p: string, dir: string): void {
 }
 
 /**
- * Declared file outputs (no trailing `/`) that are directories: a job that made one did not make
- * the file it promised (a directory output is declared as `dir/`).
+ * After a job exited 0, one look at each output: the ones missing (a symbolic link counts by its
+ * target), the declared file outputs (no trailing `/`) that are directories (the job did not make the
+ * file it promised; a directory output is declared as `dir/`), and, when there is
+ * neither, every output given the job's end as its time when a tool kept an older one (cp -p,
+ * rsync -a, tar x, clock skew), so it is never older than the job's start.
  */
-export function directoriesAtFileOutputs(outputs: readonly string[], dir: string): string[] {
-  return outputs.filter((o) => !o.endsWith('/') && statSync(path.resolve(dir, o), { throwIfNoEntry: false })?.isDirectory() === true);
+export function checkOutputs(outputs: readonly string[], dir: string, startedMs: number): { missing: string[]; folders: string[] } {
+  const missing: string[] = [];
+  const folders: string[] = [];
+  const seen: (Stats | undefined)[] = [];
+  for (const o of outputs) {
+    const full = path.resolve(dir, o);
+    const own = lstatSync(full, { throwIfNoEntry: false });
+    seen.push(own);
+    const target = own?.isSymbolicLink() ? statSync(full, { throwIfNoEntry: false }) : own;
+    if (target === undefined) missing.push(o);
+    else if (!o.endsWith('/') && target.isDirectory()) folders.push(o);
+  }
+  if (missing.length > 0 || folders.length > 0) return { missing, folders: missing.length > 0 ? [] : folders };
+  let now: Date | undefined;
+  outputs.forEach((o, i) => {
+    const s = seen[i];
+    if (s !== undefined && s.mtimeMs < startedMs) {
+      now ??= new Date();
+      lutimesSync(path.resolve(dir, o), now, now);
+    }
+  });
+  return { missing, folders };
 }

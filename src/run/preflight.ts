@@ -14,6 +14,8 @@ import { stateDir, type StateStore } from './state.js';
 
 export interface PreparedJob extends SchedJob {
   spec: JobSpec;
+  /** spec.shownCommand, worked out once (the plan computes it on each read; a run reads it three times). */
+  readonly shownCommand: string;
   launch(command: string): Launch;
   retries: number;
   timeLimitSeconds?: number;
@@ -78,11 +80,16 @@ export function preflight(plan: Plan, workflow: Workflow, store: StateStore, opt
     }
     if (backend.backend.prepare) preparations.set(backend.backend.prepare.key, backend.backend.prepare);
     const { backend: b, bin } = backend;
+    let shown: string | undefined;
     const job: PreparedJob = {
       id: spec.id,
       dependsOn: spec.dependsOn,
       threads: spec.threads,
       spec,
+      get shownCommand() {
+        shown ??= spec.shownCommand;
+        return shown;
+      },
       // A container gets the job's variables by name: the job file's too, for a script rule.
       launch: (command) => b.launch(command, bin, spec.jobJson === undefined ? Object.keys(spec.env) : [...Object.keys(spec.env), JOB_JSON_VAR]),
       retries: spec.retries,

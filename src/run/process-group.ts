@@ -3,7 +3,7 @@
 // then SIGKILL to whatever is left. The runner signals only groups it can prove are its own: a group
 // it started in this run, or one a record names whose leader's start time matches and whose processes
 // carry the record's run id in their environment (OXO_FLOW_RUN_ID). Never a group id of 1 or less.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** The environment variable every job carries: the run that started it. */
 export const RUN_ID_VAR = 'OXO_FLOW_RUN_ID';
@@ -109,4 +109,35 @@ export function proveOwnGroup(pgid: number | undefined, procStart: number | unde
     if (carriesRunId(pid, runId)) return { own: true };
   }
   return { own: false, why: `process group ${pgid} is alive, but none of its processes carries this job's run id` };
+}
+
+/**
+ * The process groups of jobs whose runner died after starting them but before it recorded their
+ * group (the light spawner tells the pid a moment after the exec, and a job may already be writing):
+ * a process whose standard output is a job's own log and which carries that record's run id is that
+ * job's, and so is its group. `wanted`: log path → run id; the answer: log path → group, for those
+ * found (none where there is no /proc). One pass over /proc for all of them.
+ */
+export function findJobGroups(wanted: ReadonlyMap<string, string>): Map<string, number> {
+  const found = new Map<string, number>();
+  if (wanted.size === 0) return found;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return found;
+  }
+  for (const p of pids) {
+    let out: string;
+    try {
+      out = readlinkSync(`/proc/${p}/fd/1`);
+    } catch {
+      continue; // Gone, or another user's.
+    }
+    const runId = wanted.get(out);
+    if (runId === undefined || found.has(out)) continue;
+    const pgrp = procStat(Number(p))?.pgrp;
+    if (pgrp !== undefined && safeGroup(pgrp) && carriesRunId(Number(p), runId)) found.set(out, pgrp);
+  }
+  return found;
 }

@@ -31,7 +31,16 @@ export function schedule<J extends SchedJob>(
   jobs: readonly J[],
   limits: Limits,
   run: (job: J) => Promise<boolean>,
-  options: { keepGoing: boolean; signal: AbortSignal },
+  options: {
+    keepGoing: boolean;
+    signal: AbortSignal;
+    /**
+     * Told, each time jobs have been started, the ready jobs next in line (at most `lookahead`, in
+     * the order they would start), so their start can be prepared while the slots are busy.
+     */
+    upcoming?: (next: readonly J[]) => void;
+    lookahead?: number;
+  },
 ): Promise<ScheduleResult> {
   const index = new Map<string, number>();
   jobs.forEach((j, i) => index.set(j.id, i));
@@ -93,6 +102,12 @@ export function schedule<J extends SchedJob>(
           }
           ready.splice(k, 1);
           start(i);
+        }
+        if (options.upcoming !== undefined && ready.length > 0) {
+          const next: J[] = [];
+          const n = options.lookahead ?? limits.jobs;
+          for (let k = 0; k < ready.length && k < n; k++) next.push(jobs[ready[k]!]!);
+          options.upcoming(next);
         }
       }
       if (running === 0 && (stopping || ready.length === 0)) finish();

@@ -67,6 +67,12 @@ export { jobHash } from '../workflow/plan/job-hash.js';
 const JOURNAL = '.jsonl';
 
 /**
+ * How long a record nobody waits for yet may wait for its sync (group commit: the records appended
+ * meanwhile share it). After a power loss, jobs that ended in the last LATER_MS run again.
+ */
+const LATER_MS = 50;
+
+/**
  * The records by job id. Records of the index stay in the file until a job asks for its own (`get`),
  * so a plan of 10 jobs decodes 10 records, not the 10,000 the index may hold. A per-job file of an
  * older version that exists but cannot be read has lost its job id with its content; its file name is
@@ -223,7 +229,12 @@ export class StateStore {
   /** A write failed midway: the next record starts on a line of its own. */
   #brokenLine = false;
   #waiting: { record: JobRecord; resolve(): void; reject(err: unknown): void }[] = [];
+  /** A sync is under way (on libuv's threads). */
   #committing = false;
+  /** Some record waiting needs its sync now (a job waits for it to start). */
+  #urgent = false;
+  /** The next sync, when it is set for later (records nobody waits for yet) or for the next turn. */
+  #next: { timer: NodeJS.Timeout; soon: false } | { timer: NodeJS.Immediate; soon: true } | undefined;
 
   /**
    * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay whole against a killed
@@ -295,8 +306,10 @@ export class StateStore {
   /**
    * writeDurable, but a record that cannot be appended throws at once (ENOSPC…); the promise tells
    * whether its sync succeeded. The record is in the file (and survives a killed runner) on return.
+   * `later`: nobody waits for this sync yet (a job's end, a start written ahead): it may wait up to
+   * LATER_MS to share a sync with what comes meanwhile; hurry() syncs everything waiting at once.
    */
-  appendDurable(record: JobRecord): Promise<void> {
+  appendDurable(record: JobRecord, options: { later?: boolean } = {}): Promise<void> {
     this.#append(record);
     if (!this.sync) {
       this.records().set(record.id, record);
@@ -304,11 +317,41 @@ export class StateStore {
     }
     return new Promise((resolve, reject) => {
       this.#waiting.push({ record, resolve, reject });
-      if (!this.#committing) {
-        this.#committing = true;
-        setImmediate(() => void this.#commit());
-      }
+      if (options.later !== true) this.#urgent = true;
+      this.#schedule();
     });
+  }
+
+  /** Sync now what waits for a later sync (a job is about to need it, or the run ends). */
+  hurry(): void {
+    if (this.#waiting.length === 0) return;
+    this.#urgent = true;
+    this.#schedule();
+  }
+
+  /** Set the next sync: on the next turn when a record is urgent, else within LATER_MS; never two at once. */
+  #schedule(): void {
+    if (this.#committing || this.#waiting.length === 0) return;
+    if (this.#next !== undefined) {
+      if (this.#next.soon || !this.#urgent) return;
+      clearTimeout(this.#next.timer);
+      this.#next = undefined;
+    }
+    this.#next = this.#urgent ? { timer: setImmediate(() => void this.#commit()), soon: true } : { timer: setTimeout(() => void this.#commit(), LATER_MS), soon: false };
+  }
+
+  /**
+   * Take back this journal's records of a job that never started (its start record was written
+   * ahead, see the lifecycle): what the other sources say of it stands again, here as `previous`
+   * (what records() said before). Never synced: if it is lost, the start record stands and the job
+   * reruns (fail closed). Throws as write() does.
+   */
+  withdraw(id: string, previous: JobRecord | undefined): void {
+    this.#ensureOpen();
+    this.#line(`${JSON.stringify({ withdrawn: id })}\n`);
+    const records = this.records();
+    if (previous !== undefined) records.set(id, previous);
+    else records.delete(id);
   }
 
   /** Close the journal (after the last write of the run). */
@@ -351,14 +394,17 @@ export class StateStore {
   }
 
   #append(record: JobRecord): void {
-    if (this.#fd === undefined) {
-      mkdirSync(this.jobsDir, { recursive: true });
-      this.#fd = openSync(this.journalFile, 'a');
-      this.#newFile = true;
-      const start = processStartTime(process.pid);
-      this.#line(`${JSON.stringify({ journal: 1, pid: process.pid, host: hostname(), ...(start !== undefined ? { procStart: start } : {}) })}\n`);
-    }
+    this.#ensureOpen();
     this.#line(`${JSON.stringify(record)}\n`);
+  }
+
+  #ensureOpen(): void {
+    if (this.#fd !== undefined) return;
+    mkdirSync(this.jobsDir, { recursive: true });
+    this.#fd = openSync(this.journalFile, 'a');
+    this.#newFile = true;
+    const start = processStartTime(process.pid);
+    this.#line(`${JSON.stringify({ journal: 1, pid: process.pid, host: hostname(), ...(start !== undefined ? { procStart: start } : {}) })}\n`);
   }
 
   #line(text: string): void {
@@ -374,25 +420,27 @@ export class StateStore {
     }
   }
 
+  /** One sync for every record waiting (group commit), then the next if more came meanwhile. */
   async #commit(): Promise<void> {
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting.splice(0);
-      const fd = this.#fd!;
-      const newFile = this.#newFile;
-      this.#newFile = false;
-      try {
-        await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
-        if (newFile) await syncDirAsync(this.jobsDir);
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-        continue;
-      }
+    this.#next = undefined;
+    this.#committing = true;
+    this.#urgent = false;
+    const batch = this.#waiting.splice(0);
+    const fd = this.#fd!;
+    const newFile = this.#newFile;
+    this.#newFile = false;
+    try {
+      await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+      if (newFile) await syncDirAsync(this.jobsDir);
       for (const b of batch) {
         this.records().set(b.record.id, b.record);
         b.resolve();
       }
+    } catch (err) {
+      for (const b of batch) b.reject(err);
     }
     this.#committing = false;
+    this.#schedule();
   }
 }
 
@@ -452,6 +500,9 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
     if (content === undefined) continue;
     let writerGone = true;
     let start = 0;
+    // Within a journal the later line wins; a withdrawal takes back what this journal said of a job
+    // (a start record written ahead for a job that then never started), leaving the other sources' word.
+    const said = new Map<string, JobRecord | undefined>();
     while (start < content.length) {
       let end = content.indexOf('\n', start);
       if (end < 0) end = content.length; // cut short by a killed writer: parsed if whole, else skipped
@@ -462,9 +513,15 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
         writerGone = !writerAlive(line);
         continue;
       }
+      if (line.startsWith(WITHDRAWN)) {
+        const id = parseWithdrawal(line);
+        if (id !== undefined) said.set(id, undefined);
+        continue;
+      }
       const r = parseRecord(line);
-      if (r !== undefined) newer.set(r.id, r); // within a journal, the later line wins
+      if (r !== undefined) said.set(r.id, r);
     }
+    for (const [id, r] of said) if (r !== undefined) newer.set(id, r);
     journals.push({ file, writerGone });
   }
 
@@ -489,6 +546,21 @@ function loadOnce(store: StateStore, tolerateVanished = false): Loaded | undefin
     }
   }
   return { records, journals, legacy, temps };
+}
+
+/**
+ * A withdrawal line: `{"withdrawn":"<job id>"}`. Versions before it skip the line (it is no record),
+ * so for them the start record written ahead stands and the job reruns: fail closed.
+ */
+const WITHDRAWN = '{"withdrawn":';
+
+function parseWithdrawal(text: string): string | undefined {
+  try {
+    const w = JSON.parse(text) as { withdrawn?: unknown };
+    return typeof w.withdrawn === 'string' ? w.withdrawn : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseRecord(text: string): JobRecord | undefined {

@@ -5,8 +5,10 @@
 // OXO_FLOW_SPAWNER=fork asks for Node's spawn. Watching is the job's exit; cancelling is SIGTERM to
 // the group, a grace period, then SIGKILL.
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { openJobLog } from '../job-log.js';
 import { groupAlive, processStartTime, signalGroup, stopGroup } from '../process-group.js';
 import { findPerl, Spawner } from '../spawner/index.js';
 import type { Ended, Executor, ExecutorContext, StartRequest, Started } from './types.js';
@@ -14,6 +16,10 @@ import type { Ended, Executor, ExecutorContext, StartRequest, Started } from './
 /** A started process: its group id (undefined when it never started) and how it ended. */
 interface Proc {
   pgid: number | undefined;
+  /** The leader's start time, when the starter read it (the helper does, before it reaps the job). */
+  procStart?: number;
+  /** Where the attempt's part of the log begins. */
+  logOffset: number;
   ended: Promise<Ended>;
 }
 
@@ -46,11 +52,13 @@ export function localExecutor(ctx: ExecutorContext): Executor {
     label: 'local',
     cluster: false,
     lostCode: 'RUN020',
+    // Each attempt's log is opened here (through the helper, or below for Node's spawn), not by the lifecycle.
+    writesLogs: true,
     available: () => ({ ok: true }),
     check: () => [],
     start: (request) => {
       const sp = helper();
-      return sp === undefined ? started(forkStart(request, ctx.workflowDir), ctx.graceMs) : helperStart(sp, request, ctx.workflowDir, ctx.graceMs);
+      return sp === undefined ? started(forkWithLog(request, ctx.workflowDir), ctx.graceMs) : helperStart(sp, request, ctx.workflowDir, ctx.graceMs);
     },
     notes: () => notes,
     // Waits (briefly) for the helper to exit, so the runner reaps it: no orphan, and its CPU time counts.
@@ -58,13 +66,23 @@ export function localExecutor(ctx: ExecutorContext): Executor {
   };
 }
 
+/** Node's spawn into the attempt's log, opened (and its header written) here. Throws as forkStart does. */
+function forkWithLog(request: StartRequest, cwd: string): Proc {
+  const log = openJobLog(request.logPath, request.logHeader, request.logFresh);
+  try {
+    return forkStart(request, cwd, log.fd, log.offset);
+  } finally {
+    closeSync(log.fd);
+  }
+}
+
 /** Node's spawn: a fork of the runner. Throws synchronously for some errors (E2BIG on Linux, bad arguments). */
-function forkStart(request: StartRequest, cwd: string): Proc {
+function forkStart(request: StartRequest, cwd: string, logFd: number, logOffset: number): Proc {
   const { launch } = request;
   const child = spawn(launch.argv[0]!, launch.argv.slice(1), {
     cwd,
     detached: true,
-    stdio: ['ignore', request.logFd, request.logFd],
+    stdio: ['ignore', logFd, logFd],
     env: request.env,
   });
   const pgid = child.pid;
@@ -81,37 +99,35 @@ function forkStart(request: StartRequest, cwd: string): Proc {
       resolve(e);
     });
   });
-  return { pgid, ended };
+  return { pgid, logOffset, ended };
 }
 
 /**
- * Through the helper: the pid comes back a moment later (`spawned`). A helper that died before it read
- * anything started nothing, so the job then starts with Node's spawn instead.
+ * Through the helper: the pid comes back a moment later (`spawned`), with the leader's start time and
+ * where the attempt's part of the log begins (the helper opened the log and wrote the header). A helper
+ * that died before it read anything started nothing (and wrote nothing), so the job then starts with
+ * Node's spawn instead.
  */
 function helperStart(sp: Spawner, request: StartRequest, cwd: string, graceMs: number): Started {
-  const launched = sp.launch({ argv: request.launch.argv, env: request.env, cwd, logPath: request.logPath });
-  const proc = launched.pid.then(async (pid): Promise<Proc> => {
+  const launched = sp.launch({ argv: request.launch.argv, env: request.env, cwd, logPath: path.resolve(cwd, request.logPath), header: request.logHeader, fresh: request.logFresh });
+  const proc = launched.pid.then(async (running): Promise<Proc> => {
     const outcome = launched.outcome.then(async (o): Promise<Ended> => {
-      if (o.kind === 'exited') return { code: o.code, ...(o.signal !== undefined ? { signal: o.signal } : {}), cpu: o.cpu };
+      if (o.kind === 'exited') return { code: o.code, ...(o.signal !== undefined ? { signal: o.signal } : {}), cpu: o.cpu, ...(o.logBytes !== undefined ? { logBytes: o.logBytes } : {}), ...(o.logDropped ? { logDropped: true as const } : {}) };
       if (o.kind === 'not started') return { code: null, spawnError: o.why };
       // The helper is gone and the job's status with it: stop the job rather than leave it unwatched.
-      if (pid !== undefined) await stopGroup(pid, graceMs);
+      if (running !== undefined) await stopGroup(running.pid, graceMs);
       return { code: null, state: o.why };
     });
-    if (pid !== undefined) return { pgid: pid, ended: outcome };
+    if (running !== undefined) return { pgid: running.pid, ...(running.start !== undefined ? { procStart: running.start } : {}), logOffset: running.logOffset, ended: outcome };
     const o = await launched.outcome;
     if (o.kind === 'not started' && o.untried === true) {
-      // The log descriptor the lifecycle passed is closed by now: the fork appends to the log by path.
-      const fd = openSync(request.logPath, 'a');
       try {
-        return forkStart({ ...request, logFd: fd }, cwd);
+        return forkWithLog(request, cwd);
       } catch (err) {
-        return { pgid: undefined, ended: Promise.resolve({ code: null, spawnError: `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}` }) };
-      } finally {
-        closeSync(fd);
+        return { pgid: undefined, logOffset: 0, ended: Promise.resolve({ code: null, spawnError: `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${(err as Error).message}` }) };
       }
     }
-    return { pgid: undefined, ended: outcome };
+    return { pgid: undefined, logOffset: 0, ended: outcome };
   });
   return started(proc, graceMs, () => sp.kill(launched.id));
 }
@@ -143,9 +159,10 @@ function started(procOrPromise: Proc | Promise<Proc>, graceMs: number, killPendi
   };
   const learn = (p: Proc) => {
     known = p;
+    s.logOffset = p.logOffset;
     if (p.pgid !== undefined) {
       s.pgid = p.pgid;
-      const start = processStartTime(p.pgid);
+      const start = p.procStart ?? processStartTime(p.pgid);
       if (start !== undefined) s.procStart = start;
     }
   };

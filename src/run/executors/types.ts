@@ -20,6 +20,8 @@ export interface Started {
   exitFile?: string;
   /** Local, through the light spawner: resolves once pgid and procStart are known (a moment after start). */
   spawned?: Promise<void>;
+  /** Where this attempt's part of the log begins, when the executor wrote the header (writesLogs); known once spawned. */
+  logOffset?: number;
   /** Resolves when the job has begun to run (at once locally; a queued cluster job later). */
   running: Promise<void>;
   /** Resolves when the job has ended. Never rejects. */
@@ -42,6 +44,10 @@ export interface Ended {
   spawnError?: string;
   /** Local, through the light spawner: the CPU time (clock ticks) of what its helper reaped when the job's leader exited. */
   cpu?: { user: number; system: number };
+  /** The log's size when the job's leader exited, when the executor knows it (the light spawner's helper). */
+  logBytes?: number;
+  /** The helper removed the log: a first attempt that exited 0 and wrote nothing but its header. */
+  logDropped?: true;
 }
 
 export interface StartRequest {
@@ -49,10 +55,17 @@ export interface StartRequest {
   launch: Launch;
   /** The whole environment the job gets (the runner's, the backend's, OXO_FLOW_RUN_ID). */
   env: NodeJS.ProcessEnv;
-  /** The runner's log of this job (absolute path); the attempt's header is already in it. */
+  /** The runner's log of this job (absolute path). */
   logPath: string;
-  /** An open descriptor on the log (local jobs write straight into it); the executor must not close it. */
-  logFd: number;
+  /** The attempt's header (what ran, when): the first thing of the attempt's part of the log. */
+  logHeader: string;
+  /** The first attempt starts the log afresh; a retry appends to it. */
+  logFresh: boolean;
+  /**
+   * For an executor that does not write logs itself: a descriptor on the log, its header already in
+   * it (the executor must not close it). An executor with `writesLogs` gets none and opens the log itself.
+   */
+  logFd?: number;
   attempt: number;
   runId: string;
 }
@@ -74,6 +87,8 @@ export interface Executor {
   readonly cluster: boolean;
   /** The code of a job that ended without an exit status (cancelled, out of time, node lost…). */
   readonly lostCode: string;
+  /** It opens each attempt's log and writes its header itself (the local executor: its helper does). */
+  readonly writesLogs?: boolean;
   /** Whether it can run here at all (the scheduler's commands answer); checked before anything starts. */
   available(): { ok: true } | { ok: false; why: string };
   /** Everything about the jobs that the scheduler would refuse, found before any job is submitted. */

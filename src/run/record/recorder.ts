@@ -155,7 +155,8 @@ export class RunRecorder {
   event(e: RunEvent): void {
     if (this.#closed) return;
     const t = this.#now();
-    this.#events.write(`${JSON.stringify({ t: t.toISOString(), ...e })}\n`);
+    // The line is {"t": …, …the event}: the event's own JSON with the time put first.
+    this.#events.write(`{"t":"${t.toISOString()}",${JSON.stringify(e).slice(1)}\n`);
     if (e.kind === 'note') return;
     const live = this.#liveOf(e.id);
     switch (e.kind) {
@@ -281,23 +282,27 @@ export class RunRecorder {
     const job = this.#specs.get(live.id);
     const spec = job?.spec;
     // Attempts add up (CPU, I/O); the peak is the largest attempt's.
+    const usage = live.usage;
+    const one = usage.length === 1 ? usage[0]! : undefined;
     const sum = (pick: (u: Usage) => number | null) => {
+      if (one !== undefined) return pick(one);
       let total: number | null = null;
-      for (const u of live.usage) {
+      for (const u of usage) {
         const v = pick(u);
         if (v !== null) total = (total ?? 0) + v;
       }
       return total;
     };
     const max = (pick: (u: Usage) => number | null) => {
+      if (one !== undefined) return pick(one);
       let top: number | null = null;
-      for (const u of live.usage) {
+      for (const u of usage) {
         const v = pick(u);
         if (v !== null && (top === null || v > top)) top = v;
       }
       return top;
     };
-    const methods = live.usage.length === 1 ? [live.usage[0]!.cpuMethod] : [...new Set(live.usage.map((u) => u.cpuMethod))];
+    const methods = one !== undefined ? [one.cpuMethod] : [...new Set(usage.map((u) => u.cpuMethod))];
     const row: TraceRow = {
       id: live.id,
       rule: spec?.rule ?? result?.rule ?? live.id.replace(/\[.*$/, ''),
@@ -321,7 +326,7 @@ export class RunRecorder {
       slot: live.slot,
       log: job?.logPath ?? result?.log ?? '',
       ruleLog: spec?.log ?? result?.ruleLog ?? null,
-      command: spec?.shownCommand ?? '',
+      command: job?.shownCommand ?? '',
     };
     this.#rows.push(row);
     this.#rowOf.set(row.id, row);
@@ -418,7 +423,7 @@ function plannedJobs(plan: Plan, running: ReadonlyMap<string, PreparedJob>): Pla
       status: prepared !== undefined ? 'run' : 'skip',
       reason: j.reason,
       threads: j.threads,
-      command: j.shownCommand,
+      command: prepared?.shownCommand ?? j.shownCommand,
       log: prepared?.logPath ?? '',
     };
     if (j.memoryMb !== undefined) rec.memoryMb = j.memoryMb;

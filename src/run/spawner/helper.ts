@@ -1,27 +1,39 @@
 // The light spawner's helper: a small Perl program (perl is on every Linux and macOS; the runner
-// falls back to Node's spawn where it is not). One helper runs per `run`; for each job it sets its own
-// environment to exactly the job's, then forks itself (a few MB, not the runner's whole heap), and the
-// child starts a new session (its own process group), goes to the workflow folder, points stdin at
-// /dev/null and stdout and stderr at the job's log, and execs the job's argument list (no shell reads
-// any of it). The helper waits for the exec (a close-on-exec pipe tells it the errno when it failed),
-// then reaps the job and reports the CPU time of what it reaped.
+// falls back to Node's spawn where it is not). One helper runs per `run`. For each job it opens the
+// job's log (a new one for a first attempt, appended to for a retry) and writes the attempt's header
+// into it, brings its own environment to exactly the job's, then forks itself (a few MB, not the
+// runner's whole heap); the child starts a new session (its own process group), goes to the workflow
+// folder, points stdin at /dev/null and stdout and stderr at the log, and execs the job's argument
+// list (no shell reads any of it). The helper waits for the exec (a close-on-exec pipe tells it the
+// errno when it failed), reads the job's start time (/proc, where there is one), then reaps the job
+// and reports the CPU time of what it reaped and the log's size.
 //
 // Requests (runner → helper, stdin): fields each ended by a NUL byte, read with split, never eval'd:
-//   S id cwd log argc arg… envc NAME=VALUE…   start a job
+//   S id cwd log mode header argc arg… setc NAME=VALUE… unsetc NAME…   start a job
+//       mode: w (a new log) or a (append); the environment is a change to the last job's
 //   K id                                      SIGKILL the job's group (a second Ctrl-C)
 // Replies (helper → runner, stdout): one line each:
 //   R                              ready
-//   P id pid                       started (after the exec succeeded): the pid is the group id
+//   P id pid start offset          started (after the exec succeeded): the pid is the group id; start:
+//                                  the leader's start time (clock ticks since boot, - if unknown);
+//                                  offset: the log's size before this attempt's header
 //   F id errno stage               could not start (stage: what failed: chdir, open its log, exec…)
-//   X id status user system        exited: the wait status, and the CPU seconds of what was reaped
+//   X id status user system size dropped
+//                                  exited: the wait status, the CPU seconds of what was reaped, the
+//                                  log's size then (-1 when it is gone), and 1 when the helper removed
+//                                  the log of a first attempt that exited 0 and wrote nothing
+//                                  (the runner writes it back if it fails the attempt after all)
 // End of stdin (the runner ended or died) ends the helper; jobs still running keep running.
 export const HELPER_SOURCE = String.raw`
 use strict;
 use POSIX ();
 $SIG{PIPE} = 'DEFAULT';
 my ($cu0, $cs0) = (times)[2, 3];
-my (%id_of, %pid_of);
-$SIG{CHLD} = sub { };
+my (%id_of, %pid_of, %log_of);
+# Set when a job exits: the wait below then does not block, so an exit that comes between the reap
+# and the wait is not left for the timeout to find.
+my $exited = 0;
+$SIG{CHLD} = sub { $exited = 1; };
 sub out {
   my $s = shift;
   while (length $s) {
@@ -43,7 +55,12 @@ sub reap {
     my $id = delete $id_of{$pid};
     next unless defined $id;
     delete $pid_of{$id};
-    out("X $id $st $u $s\n");
+    my ($log, $bare) = @{delete $log_of{$id}};
+    my $size = (stat($log))[7];
+    # A first attempt that exited 0 and wrote nothing leaves no log: its header is in the run record.
+    my $dropped = 0;
+    if ($st == 0 && defined $bare && defined $size && $size == $bare && unlink($log)) { $dropped = 1; }
+    out("X $id $st $u $s " . (defined $size ? $size : -1) . " $dropped\n");
   }
 }
 sub failed {
@@ -52,25 +69,44 @@ sub failed {
   syswrite($w, "$e $stage");
   POSIX::_exit(127);
 }
-# The helper's own environment is kept equal to the job's before each fork, changing only what differs
-# from the last job's (a few OXO_ values): the child then inherits it, and setting some 80 variables
-# afresh in every child (which costs more than the fork) is not needed. The helper itself never reads it.
+# The helper's own environment is the job's before each fork: the runner sends what changed since the
+# last job (a few OXO_ values), and the child inherits it. The helper itself never reads it.
 sub set_env {
-  my %want;
-  for my $kv (@{$_[0]}) {
+  my ($set, $unset) = @_;
+  for my $kv (@$set) {
     my $i = index($kv, '=');
-    $want{substr($kv, 0, $i)} = substr($kv, $i + 1);
+    $ENV{substr($kv, 0, $i)} = substr($kv, $i + 1);
   }
-  for my $k (keys %ENV) { delete $ENV{$k} unless exists $want{$k}; }
-  for my $k (keys %want) { $ENV{$k} = $want{$k} unless defined $ENV{$k} && $ENV{$k} eq $want{$k}; }
+  delete $ENV{$_} for @$unset;
+}
+# The leader's start time, field 22 of /proc/PID/stat (after the command name, which may hold spaces).
+sub start_time {
+  my $pid = shift;
+  open(my $f, '<', "/proc/$pid/stat") or return '-';
+  my $line = <$f>;
+  close $f;
+  return '-' unless defined $line && $line =~ /\)\s(.*)$/s;
+  my @f = split(/ /, $1);
+  return defined $f[19] && $f[19] =~ /^\d+$/ ? $f[19] : '-';
 }
 sub start {
-  my ($id, $cwd, $log, $argv, $env) = @_;
-  set_env($env);
+  my ($id, $cwd, $log, $mode, $header, $argv, $set, $unset) = @_;
+  set_env($set, $unset);
+  my $lf;
+  if (!open($lf, $mode eq 'w' ? '>' : '>>', $log)) { out("F $id " . ($! + 0) . " open its log\n"); return; }
+  binmode $lf;
+  my $offset = $mode eq 'w' ? 0 : (sysseek($lf, 0, 2) || 0) + 0;
+  my $hl = length $header;
+  my $at = 0;
+  while ($at < $hl) {
+    my $n = syswrite($lf, $header, $hl - $at, $at);
+    if (!defined $n) { next if $! == POSIX::EINTR(); out("F $id " . ($! + 0) . " write its log\n"); close $lf; return; }
+    $at += $n;
+  }
   my ($r, $w);
-  if (!pipe($r, $w)) { out("F $id " . ($! + 0) . " pipe\n"); return; }
+  if (!pipe($r, $w)) { out("F $id " . ($! + 0) . " pipe\n"); close $lf; return; }
   my $pid = fork();
-  if (!defined $pid) { out("F $id " . ($! + 0) . " fork\n"); close $r; close $w; return; }
+  if (!defined $pid) { out("F $id " . ($! + 0) . " fork\n"); close $r; close $w; close $lf; return; }
   if ($pid == 0) {
     close $r;
     $SIG{CHLD} = 'DEFAULT';
@@ -78,12 +114,13 @@ sub start {
     defined(POSIX::setsid()) or failed($w, 'setsid');
     chdir($cwd) or failed($w, 'chdir');
     open(STDIN, '<', '/dev/null') or failed($w, 'open /dev/null');
-    open(STDOUT, '>>', $log) or failed($w, 'open its log');
-    open(STDERR, '>&', \*STDOUT) or failed($w, 'open its log');
+    open(STDOUT, '>&', $lf) or failed($w, 'open its log');
+    open(STDERR, '>&', $lf) or failed($w, 'open its log');
     exec { $argv->[0] } @$argv;
     failed($w, 'exec');
   }
   close $w;
+  close $lf;
   my $msg = '';
   while (1) {
     my $n = sysread($r, my $b, 512);
@@ -95,7 +132,8 @@ sub start {
   if ($msg eq '') {
     $id_of{$pid} = $id;
     $pid_of{$id} = $pid;
-    out("P $id $pid\n");
+    $log_of{$id} = [$log, $mode eq 'w' ? $hl : undef];
+    out("P $id $pid " . start_time($pid) . " $offset\n");
   } else {
     waitpid($pid, 0);
     settle();
@@ -113,16 +151,20 @@ sub handle {
       my $pid = $pid_of{$id};
       kill('KILL', -$pid) if defined $pid && $pid > 1;
     } elsif ($c eq 'S') {
-      return if @f < 5;
-      my $argc = $f[4];
-      return if @f < 6 + $argc;
-      my $envc = $f[5 + $argc];
-      return if @f < 6 + $argc + $envc;
-      my (undef, $id, $cwd, $log) = splice(@f, 0, 5);
+      return if @f < 7;
+      my $argc = $f[6];
+      return if @f < 8 + $argc;
+      my $setc = $f[7 + $argc];
+      return if @f < 9 + $argc + $setc;
+      my $unsetc = $f[8 + $argc + $setc];
+      return if @f < 9 + $argc + $setc + $unsetc;
+      my (undef, $id, $cwd, $log, $mode, $header) = splice(@f, 0, 7);
       my @argv = splice(@f, 0, $argc);
       shift @f;
-      my @env = splice(@f, 0, $envc);
-      start($id, $cwd, $log, \@argv, \@env);
+      my @set = splice(@f, 0, $setc);
+      shift @f;
+      my @unset = splice(@f, 0, $unsetc);
+      start($id, $cwd, $log, $mode, $header, \@argv, \@set, \@unset);
       reap();
     } else {
       print STDERR "oxo-flow spawner: unknown request\n";
@@ -132,10 +174,11 @@ sub handle {
 }
 out("R\n");
 while (1) {
+  $exited = 0;
   reap();
   my $rin = '';
   vec($rin, 0, 1) = 1;
-  my $n = select(my $rout = $rin, undef, undef, %id_of ? 0.1 : undef);
+  my $n = select(my $rout = $rin, undef, undef, $exited ? 0 : %id_of ? 0.1 : undef);
   next if $n <= 0;
   my $got = sysread(STDIN, my $chunk, 262144);
   if (!defined $got) { next if $! == POSIX::EINTR(); POSIX::_exit(0); }

@@ -2,13 +2,16 @@
 // program), not by forking the runner. Forking a Node process copies the page tables of its whole heap
 // and faults them back in (≈ 115 page faults and 2–5 ms of the runner's CPU per job); the helper's fork
 // costs a few hundred microseconds of its own, and the runner only writes a request down a pipe and
-// reads a line back. The helper reaps each job itself and reports the CPU time of what it reaped, so
-// the run record's figures stay exact (src/run/record/sampler.ts).
+// reads a line back. The helper also creates the job's log and writes the attempt's header into it,
+// reads the job's start time, reaps each job itself and reports the CPU time of what it reaped and
+// the log's size, so the run record's figures stay exact (src/run/record/sampler.ts) and the runner's
+// one thread does none of that work.
 //
 // Requests carry the argument list and the environment as NUL-ended fields, read by the helper with a
-// split: no value is ever parsed by a shell. The helper is started with an empty environment (no
-// PERL5OPT or PERL5LIB of the user can reach it) and in its own session (a terminal's Ctrl-C goes to
-// the runner only, which stops the jobs itself).
+// split: no value is ever parsed by a shell. The environment is sent as what changed since the last
+// job (the helper keeps the last one). The helper is started with an empty environment (no PERL5OPT
+// or PERL5LIB of the user can reach it) and in its own session (a terminal's Ctrl-C goes to the
+// runner only, which stops the jobs itself).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -18,8 +21,11 @@ import { HELPER_SOURCE } from './helper.js';
 
 /** What one job start came to. */
 export type Outcome =
-  /** Exited (wait status decoded), with the CPU time of what the helper reaped, in clock ticks. */
-  | { kind: 'exited'; code: number | null; signal?: string; cpu: { user: number; system: number } }
+  /**
+   * Exited (wait status decoded), with the CPU time of what the helper reaped, in clock ticks, and the
+   * log's size at that moment (undefined when it is gone).
+   */
+  | { kind: 'exited'; code: number | null; signal?: string; cpu: { user: number; system: number }; logBytes?: number; logDropped?: true }
   /**
    * Could not be started: errno's name first, as Node's spawn errors read (`E2BIG: …`). `untried`:
    * the helper died before it read any request (nothing was forked), so starting it another way is safe.
@@ -28,9 +34,18 @@ export type Outcome =
   /** The helper ended while the job ran: its exit status is lost (the caller stops the group). */
   | { kind: 'lost'; why: string };
 
+/** A job that runs: its pid (the leader of its own group), its start time, where its attempt's part of the log begins. */
+export interface Running {
+  pid: number;
+  /** Clock ticks since boot (/proc/PID/stat field 22); undefined where it cannot be read. */
+  start?: number;
+  /** The log's size before this attempt's header. */
+  logOffset: number;
+}
+
 export interface Launched {
-  /** Resolves once the job runs (its pid, the leader of its own group), or undefined when it did not start. */
-  pid: Promise<number | undefined>;
+  /** Resolves once the job runs, or undefined when it did not start. */
+  pid: Promise<Running | undefined>;
   outcome: Promise<Outcome>;
 }
 
@@ -38,14 +53,18 @@ export interface LaunchRequest {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** The job's log: stdout and stderr are appended to it. */
+  /** The job's log (absolute): stdout and stderr go to it, after the header. */
   logPath: string;
+  /** The attempt's header, written first. */
+  header: string;
+  /** A new log (the first attempt), or appended to (a retry). */
+  fresh: boolean;
 }
 
 interface Pending {
   request: LaunchRequest;
   pid?: number;
-  resolvePid(pid: number | undefined): void;
+  resolvePid(pid: Running | undefined): void;
   resolveOutcome(o: Outcome): void;
 }
 
@@ -77,6 +96,8 @@ export class Spawner {
   readonly #child: ChildProcess;
   readonly #jobs = new Map<string, Pending>();
   #next = 0;
+  /** The environment the helper holds now (the last job's): a request sends what differs from it. */
+  readonly #sent = new Map<string, string>();
   #ready = false;
   #stderr = '';
   #buffer = '';
@@ -127,17 +148,30 @@ export class Spawner {
    * a NUL byte in an argument or the environment.
    */
   launch(request: LaunchRequest): Launched & { id: string } {
-    const fields: string[] = [];
-    for (const a of request.argv) fields.push(a);
-    const env: string[] = [];
-    for (const [k, v] of Object.entries(request.env)) if (v !== undefined) env.push(`${k}=${v}`);
-    for (const f of [...fields, ...env, request.cwd, request.logPath]) {
-      if (f.includes('\0')) throw Object.assign(new TypeError('an argument or environment value holds a NUL byte, which no program can be given'), { code: 'ERR_INVALID_ARG_VALUE' });
+    const { argv, env } = request;
+    // What changed since the last job's environment: set, and gone.
+    const set: string[] = [];
+    let kept = 0;
+    for (const k in env) {
+      const v = env[k];
+      if (v === undefined) continue;
+      const was = this.#sent.get(k);
+      if (was === v) kept++;
+      else {
+        if (k.includes('\0') || v.includes('\0')) throw nulError();
+        set.push(k, v);
+      }
     }
+    const unset: string[] = [];
+    if (kept + set.length / 2 !== this.#sent.size) {
+      for (const k of this.#sent.keys()) if (env[k] === undefined) unset.push(k);
+    }
+    for (const f of argv) if (f.includes('\0')) throw nulError();
+    if (request.cwd.includes('\0') || request.logPath.includes('\0') || request.header.includes('\0')) throw nulError();
     const id = String(++this.#next);
-    let resolvePid!: (pid: number | undefined) => void;
+    let resolvePid!: (pid: Running | undefined) => void;
     let resolveOutcome!: (o: Outcome) => void;
-    const pid = new Promise<number | undefined>((r) => (resolvePid = r));
+    const pid = new Promise<Running | undefined>((r) => (resolvePid = r));
     const outcome = new Promise<Outcome>((r) => (resolveOutcome = r));
     if (this.#gone !== undefined) {
       resolvePid(undefined);
@@ -145,8 +179,19 @@ export class Spawner {
       return { id, pid, outcome };
     }
     this.#jobs.set(id, { request, resolvePid, resolveOutcome });
-    const record = ['S', id, request.cwd, request.logPath, String(fields.length), ...fields, String(env.length), ...env];
-    this.#child.stdin!.write(`${record.join('\0')}\0`);
+    let text = `S\0${id}\0${request.cwd}\0${request.logPath}\0${request.fresh ? 'w' : 'a'}\0${request.header}\0${argv.length}\0`;
+    for (const a of argv) text += `${a}\0`;
+    text += `${set.length / 2}\0`;
+    for (let i = 0; i < set.length; i += 2) {
+      text += `${set[i]}=${set[i + 1]}\0`;
+      this.#sent.set(set[i]!, set[i + 1]!);
+    }
+    text += `${unset.length}\0`;
+    for (const k of unset) {
+      text += `${k}\0`;
+      this.#sent.delete(k);
+    }
+    this.#child.stdin!.write(text);
     this.#busy();
     return { id, pid, outcome };
   }
@@ -189,7 +234,8 @@ export class Spawner {
     if (job === undefined) return;
     if (f[0] === 'P') {
       job.pid = Number(f[2]);
-      job.resolvePid(job.pid);
+      const start = Number(f[3]);
+      job.resolvePid({ pid: job.pid, ...(f[3] !== '-' && Number.isSafeInteger(start) ? { start } : {}), logOffset: Number(f[4]) || 0 });
     } else if (f[0] === 'F') {
       this.#settle(f[1]!);
       const e = errnoText(Number(f[2]));
@@ -205,7 +251,9 @@ export class Spawner {
       const sig = status & 0x7f;
       const ticks = (s: string | undefined) => Math.max(0, Math.round(Number(s) * 100)) || 0;
       const cpu = { user: ticks(f[3]), system: ticks(f[4]) };
-      job.resolveOutcome(sig === 0 ? { kind: 'exited', code: (status >> 8) & 0xff, cpu } : { kind: 'exited', code: null, signal: signalName(sig), cpu });
+      const size = Number(f[5]);
+      const logBytes = { ...(Number.isSafeInteger(size) && size >= 0 ? { logBytes: size } : {}), ...(f[6] === '1' ? { logDropped: true as const } : {}) };
+      job.resolveOutcome(sig === 0 ? { kind: 'exited', code: (status >> 8) & 0xff, cpu, ...logBytes } : { kind: 'exited', code: null, signal: signalName(sig), cpu, ...logBytes });
     }
   }
 
@@ -250,6 +298,10 @@ export class Spawner {
     (this.#child.stdout as unknown as { unref(): void }).unref();
     (this.#child.stderr as unknown as { unref(): void }).unref();
   }
+}
+
+function nulError(): Error {
+  return Object.assign(new TypeError('an argument or environment value holds a NUL byte, which no program can be given'), { code: 'ERR_INVALID_ARG_VALUE' });
 }
 
 function signalName(n: number): string {
