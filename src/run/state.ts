@@ -222,7 +222,8 @@ export class StateStore {
   readonly jobsDir: string;
   readonly logsDir: string;
   readonly indexFile: string;
-  readonly journalFile: string;
+  readonly #journalId: string | undefined;
+  #journalFile: string | undefined;
   #loaded: Loaded | undefined;
   #fd: number | undefined;
   #newFile = false;
@@ -239,18 +240,29 @@ export class StateStore {
   /**
    * `sync` false skips fsync altogether (OXO_FLOW_FSYNC=0): records stay whole against a killed
    * runner, but not against a power loss. For throwaway scratch projects (docs/benchmarks.md).
-   * `journalId` names this writer's journal (the run id); each store writes its own.
+   * `journalId` names this writer's journal (the run id); each store writes its own. Without one, a
+   * name is made when the journal is first named (a store that only reads, dry-run's, never makes one:
+   * randomBytes would load node:crypto for nothing).
    */
   constructor(
     readonly workflowDir: string,
     readonly sync = true,
-    journalId = `${Date.now().toString(36)}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    journalId?: string,
   ) {
+    this.#journalId = journalId;
     const state = path.join(stateDir(workflowDir), 'state');
     this.jobsDir = path.join(state, 'jobs');
     this.indexFile = path.join(state, 'index.jsonl');
     this.logsDir = path.join(stateDir(workflowDir), 'logs');
-    this.journalFile = path.join(this.jobsDir, `${journalId.replace(/[^A-Za-z0-9_.-]/g, '_')}${JOURNAL}`);
+  }
+
+  /** This writer's journal file. */
+  get journalFile(): string {
+    if (this.#journalFile === undefined) {
+      const id = this.#journalId ?? `${Date.now().toString(36)}-${process.pid}-${randomBytes(3).toString('hex')}`;
+      this.#journalFile = path.join(this.jobsDir, `${id.replace(/[^A-Za-z0-9_.-]/g, '_')}${JOURNAL}`);
+    }
+    return this.#journalFile;
   }
 
   /** A store writing its own journal (the run's), sharing the records this one read. */
