@@ -8,9 +8,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, typ
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpFailure } from './failure.js';
-
-const b64url = (buf: Buffer) => buf.toString('base64url');
-const part = (v: unknown) => b64url(Buffer.from(JSON.stringify(v)));
+import { b64url, compactJws } from './jws.js';
 
 /** The key file of a server (next to its token file, same name rule). */
 export const dpopKeyFile = (home: string, server: string) => path.join(home, 'oauth', `${server.replace(/[^A-Za-z0-9_.-]/g, '_')}.dpop.pem`);
@@ -94,8 +92,7 @@ export class DpopKey {
       ...(accessToken !== undefined ? { ath: b64url(createHash('sha256').update(accessToken, 'ascii').digest()) } : {}),
       ...(nonce !== undefined ? { nonce } : {}),
     };
-    const input = `${part({ typ: 'dpop+jwt', alg: 'ES256', jwk: this.jwk })}.${part(claims)}`;
-    return `${input}.${b64url(sign('sha256', Buffer.from(input), { key: this.key, dsaEncoding: 'ieee-p1363' }))}`;
+    return compactJws({ typ: 'dpop+jwt', alg: 'ES256', jwk: this.jwk }, claims, (input) => sign('sha256', Buffer.from(input), { key: this.key, dsaEncoding: 'ieee-p1363' }));
   }
 
   /**

@@ -14,6 +14,7 @@ import { McpFailure } from './failure.js';
 import { forgetStoredAuth, type StoredAuth, type StoredTokens, readStoredAuth, writeStoredAuth } from './token-store.js';
 import { authorizationValue, DpopKey, wantsDpop } from './dpop.js';
 import { parseWwwAuthenticate } from './www-authenticate.js';
+import { b64url, compactJws } from './jws.js';
 
 export interface AuthServerMetadata {
   issuer?: string;
@@ -90,7 +91,6 @@ const TIMEOUT_MS = 30_000;
 const EXPIRY_MARGIN_MS = 60_000;
 const LOGIN_WAIT_MS = 5 * 60_000;
 
-const b64url = (buf: Buffer) => buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = b64url(randomBytes(32));
@@ -262,17 +262,15 @@ function keyAlgorithm(key: KeyObject): { alg: string; hash: string | null; p1363
 export function clientAssertion(auth: ClientAuth, as: AuthServerMetadata, method: 'private_key_jwt' | 'client_secret_jwt', now = Date.now()): string {
   const iat = Math.floor(now / 1000);
   const claims = { iss: auth.client_id, sub: auth.client_id, aud: as.issuer ?? as.token_endpoint, jti: randomUUID(), iat, exp: iat + 300 };
-  const part = (v: unknown) => b64url(Buffer.from(JSON.stringify(v)));
   if (method === 'client_secret_jwt') {
-    if (auth.client_secret === undefined) throw new McpFailure('MCP016', 'client_secret_jwt needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
-    const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
-    return `${input}.${b64url(createHmac('sha256', auth.client_secret).update(input).digest())}`;
+    const secret = auth.client_secret;
+    if (secret === undefined) throw new McpFailure('MCP016', 'client_secret_jwt needs a client secret', 'set [mcp] oauth client_secret_env in the skill');
+    return compactJws({ alg: 'HS256', typ: 'JWT' }, claims, (input) => createHmac('sha256', secret).update(input).digest());
   }
   if (auth.privateKey === undefined) throw new McpFailure('MCP016', 'private_key_jwt needs a private key', 'set [mcp] oauth private_key_file or private_key_env in the skill');
-  const { alg, hash, p1363 } = keyAlgorithm(auth.privateKey);
-  const input = `${part({ alg, typ: 'JWT' })}.${part(claims)}`;
-  const signature = sign(hash, Buffer.from(input), p1363 ? { key: auth.privateKey, dsaEncoding: 'ieee-p1363' } : auth.privateKey);
-  return `${input}.${b64url(signature)}`;
+  const key = auth.privateKey;
+  const { alg, hash, p1363 } = keyAlgorithm(key);
+  return compactJws({ alg, typ: 'JWT' }, claims, (input) => sign(hash, Buffer.from(input), p1363 ? { key, dsaEncoding: 'ieee-p1363' } : key));
 }
 
 async function tokenRequest(client: HttpClient, as: AuthServerMetadata, form: Record<string, string>, auth: ClientAuth, dpop?: DpopKey, who = 'authorization server'): Promise<StoredTokens> {
