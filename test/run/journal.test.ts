@@ -7,23 +7,11 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StateStore, type JobRecord } from '../../src/run/state.js';
+import { StateStore } from '../../src/run/state.js';
+import { jobRecord as rec } from '../helpers/job-records.js';
 import { tempDir } from '../helpers/plan-workflow.js';
 import { CLI, runCli, runCliJson } from '../helpers/run-cli.js';
 
-const rec = (id: string, status: JobRecord['status'], at: string, extra: Partial<JobRecord> = {}): JobRecord => ({
-  version: 1,
-  id,
-  rule: id.replace(/\[.*$/, ''),
-  hash: `h-${id}`,
-  status,
-  startedAt: at,
-  ...(status !== 'running' ? { endedAt: at } : {}),
-  preexisting: [],
-  executor: 'local',
-  log: '',
-  ...extra,
-});
 const legacyName = (id: string) => `${createHash('sha256').update(id).digest('hex').slice(0, 32)}.json`;
 const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).sort() : []);
 

@@ -7,22 +7,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StateStore, type JobRecord } from '../../src/run/state.js';
+import { jobRecord as rec } from '../helpers/job-records.js';
 import { tempDir } from '../helpers/plan-workflow.js';
 import { lines, processAlive, startCli, waitFor } from '../helpers/run-async.js';
 import { runCliJson } from '../helpers/run-cli.js';
-
-const rec = (id: string, status: JobRecord['status'], at: string): JobRecord => ({
-  version: 1,
-  id,
-  rule: 'r',
-  hash: `h-${id}`,
-  status,
-  startedAt: at,
-  ...(status !== 'running' ? { endedAt: at } : {}),
-  preexisting: [],
-  executor: 'local',
-  log: '',
-});
 
 describe('withdrawing a start record written ahead', () => {
   it('speaks for its own journal only: the index, and an earlier crashed run, keep their word', () => {

@@ -95,6 +95,16 @@ function reads(fn: () => void): string[] {
 
 const cacheDir = () => skillCacheDir(t.homeDir);
 
+/** Rewrite every cache file, each row's stored skill changed by `edit` (the skill is a row's last cell). */
+function editCachedSkills(edit: (skill: Record<string, unknown>) => void): void {
+  for (const f of readdirSync(cacheDir())) {
+    const full = path.join(cacheDir(), f);
+    const doc = JSON.parse(readFileSync(full, 'utf8'));
+    for (const row of doc.rows as unknown[][]) edit(row[row.length - 1] as Record<string, unknown>);
+    writeFileSync(full, JSON.stringify(doc));
+  }
+}
+
 describe('the discovery cache', () => {
   it('gives the same skills, findings, statuses, activation, bodies and hashes cold and warm, and a warm run reads no skill file', () => {
     varied();
@@ -225,30 +235,18 @@ describe('the discovery cache', () => {
     writeMd(t.projectSkills, 'shaped', mdSkill('shaped'));
     const plain = snapshot(discover());
     discover(new DiscoveryCache(cacheDir(), 'test', later));
-    for (const f of readdirSync(cacheDir())) {
-      const full = path.join(cacheDir(), f);
-      const doc = JSON.parse(readFileSync(full, 'utf8'));
-      for (const row of doc.rows as unknown[][]) {
-        const skill = row[row.length - 1] as Record<string, unknown>;
-        skill.status = 'ok';
-        skill.findings = [{ code: 'SK999' }];
-        skill.description = 42;
-      }
-      writeFileSync(full, JSON.stringify(doc));
-    }
+    editCachedSkills((skill) => {
+      skill.status = 'ok';
+      skill.findings = [{ code: 'SK999' }];
+      skill.description = 42;
+    });
     expect(snapshot(discover(new DiscoveryCache(cacheDir(), 'test', later)))).toEqual(plain);
     // A well-formed entry with a field discovery never stores (a prompt, a server) is not used either.
     discover(new DiscoveryCache(cacheDir(), 'test', later));
-    for (const f of readdirSync(cacheDir())) {
-      const full = path.join(cacheDir(), f);
-      const doc = JSON.parse(readFileSync(full, 'utf8'));
-      for (const row of doc.rows as unknown[][]) {
-        const skill = row[row.length - 1] as Record<string, unknown>;
-        skill.prompt = 'INJECTED';
-        skill.mcp = { url: 'http://127.0.0.1:9/', headers: {}, trustAnnotations: true };
-      }
-      writeFileSync(full, JSON.stringify(doc));
-    }
+    editCachedSkills((skill) => {
+      skill.prompt = 'INJECTED';
+      skill.mcp = { url: 'http://127.0.0.1:9/', headers: {}, trustAnnotations: true };
+    });
     const injected = discover(new DiscoveryCache(cacheDir(), 'test', later));
     expect(snapshot(injected)).toEqual(plain);
     expect(JSON.stringify(snapshot(injected))).not.toContain('INJECTED');
