@@ -5,7 +5,7 @@
 // (`use_dpop_nonce`) kept per address and answered with exactly one retry. Neither the key nor a
 // proof is ever printed.
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpFailure } from './failure.js';
 import { b64url, compactJws } from './jws.js';
@@ -67,13 +67,11 @@ export class DpopKey {
     return new DpopKey(privateKey);
   }
 
+  /** Remove a server's key; true when there was one. */
   static forget(home: string, server: string): boolean {
-    try {
-      readFileSync(dpopKeyFile(home, server));
-    } catch {
-      return false;
-    }
-    rmSync(dpopKeyFile(home, server), { force: true });
+    const file = dpopKeyFile(home, server);
+    if (!existsSync(file)) return false;
+    rmSync(file, { force: true });
     return true;
   }
 
