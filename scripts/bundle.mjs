@@ -10,7 +10,8 @@
 //   over and over (validate, lint, dry-run, graph).
 // - dist/oxo-flow-more.cjs: the AI layer, run and the occasional commands (the entries of the command
 //   table marked 'more'), which the core requires when one of them runs; each of its modules is
-//   evaluated on first use. Modules both need are copied into each; they hold no state to share.
+//   evaluated on first use. Modules both need are copied into each; state one process sets once
+//   (which caches to use) lives in src/process-state.ts, which every copy shares.
 //
 // Packages that only some commands need stay outside and load on first use (zod, prompts, chalk);
 // undici, the AI layer's HTTP client, is a third file, dist/oxo-flow-net.cjs, that the bundles load

@@ -12,6 +12,7 @@
 // not expanded at all; in arithmetic, bash evaluates the value itself (`a[$(cmd)]` runs cmd); a
 // `case` pattern or `${v#…}` operator reads it as a pattern; `eval`, `sh -c`, `trap`, `printf -v`
 // and their kind run it or read it as a name. Those placeholders are refused, each with its reason.
+import { processState } from '../../process-state.js';
 import { parseShell, type ShellNode } from './shell-parser.js';
 import type { Template, TemplateRef } from './template.js';
 
@@ -67,22 +68,23 @@ export interface AnalysisStore {
 /** Bump when the analysis changes: stores keep analyses per version. */
 export const ANALYSIS_VERSION = 3;
 
-const cache = new Map<string, ShellAnalysis>();
-let store: AnalysisStore | undefined;
+/** The analyses worked out in this process, and the store the CLI chose: one per process (process-state.ts). */
+const analyses = processState('shell-analyses', () => ({ cache: new Map<string, ShellAnalysis>(), store: undefined as AnalysisStore | undefined }));
+const cache = analyses.cache;
 
 export function setAnalysisStore(s: AnalysisStore | undefined): void {
-  store = s;
+  analyses.store = s;
 }
 
 /** The analysis of one command template; kept per text, so every rule and job that shares it parses once. */
 export function analyseShell(text: string, template: Template): ShellAnalysis {
   let found = cache.get(text);
   if (found === undefined) {
-    const stored = store?.get(text);
+    const stored = analyses.store?.get(text);
     found = stored !== undefined && fits(stored, template) ? { ...stored, contexts: stored.contexts.map((c) => c ?? undefined) } : undefined;
     if (found === undefined) {
       found = analyse(text, template);
-      store?.set(text, found);
+      analyses.store?.set(text, found);
     }
     cache.set(text, found);
   }

@@ -6,6 +6,7 @@
 // Loaded on first use (about 1.5 MB of JavaScript): a command that never looks at a shell command
 // never pays for it, and the analysis of each command text is kept for the whole process.
 import { createRequire } from 'node:module';
+import { processState } from '../../process-state.js';
 
 /** One node of the syntax tree. Offsets are UTF-8 byte offsets into the parsed text, end exclusive. */
 export interface ShellNode {
@@ -49,22 +50,23 @@ interface Syntax {
   NodeType(node: SyntaxNode): string;
 }
 
-let syntax: Syntax | undefined;
-let codeCacheFile: string | undefined;
+/** The loaded package and where its code cache is: one per process, whichever bundle asks (process-state.ts). */
+const parser = processState('shell-parser', () => ({ syntax: undefined as Syntax | undefined, codeCacheFile: undefined as string | undefined }));
 
 /**
  * Where V8 may keep the compiled package between runs (the CLI names a file in the user's cache):
  * compiling its 1.5 MB costs about 70 ms, reading a cache a few. Without it the package is required.
  */
 export function setParserCodeCache(file: string | undefined): void {
-  codeCacheFile = file;
+  parser.codeCacheFile = file;
 }
 
 function load(): Syntax {
-  if (syntax !== undefined) return syntax;
+  if (parser.syntax !== undefined) return parser.syntax;
   const req = createRequire(import.meta.url);
-  syntax = (codeCacheFile === undefined ? (req('mvdan-sh') as { syntax: Syntax }) : loadCached(req, codeCacheFile)).syntax;
-  return syntax;
+  const file = parser.codeCacheFile;
+  parser.syntax = (file === undefined ? (req('mvdan-sh') as { syntax: Syntax }) : loadCached(req, file)).syntax;
+  return parser.syntax;
 }
 
 /** The package compiled with V8's code cache (made on first use; a cache V8 rejects is made again). */
