@@ -1,7 +1,8 @@
 // Issue 20, acceptance 1: every run leaves a record. A calibrated job (200 MiB held, 2 CPU-seconds
 // burnt, its own getrusage printed as the reference) is measured within 10 %; a kill -9 of the runner
 // leaves a readable record that `runs` calls incomplete; sensitive config never reaches the record.
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/plan-workflow.js';
@@ -162,10 +163,17 @@ shell = "printf '\\"WF:BURN\\":\\\\n  python: 3.11.2\\\\n' > {output}"
     await waitFor(holdStarted, 'the second job to start after the first was traced');
     bg.child.kill('SIGKILL');
     await bg.exited;
+    // trace.tsv is written as a run ends; this runner never got there.
+    expect(existsSync(path.join(rec, 'trace.tsv'))).toBe(false);
     const spawned = lines(path.join(rec, 'events.jsonl')).map((l) => JSON.parse(l)).find((e) => e.kind === 'spawned' && e.id === 'hold');
     try {
       const list = runCliJson(['runs'], { cwd: dir });
       expect(list.json.runs).toEqual([expect.objectContaining({ status: 'incomplete', jobs_done: 1, exit_code: null })]);
+      // `runs` wrote it from trace.jsonl: the finished job's row, with the figures of its JSON row.
+      const [tsv] = tsvRows(path.join(rec, 'trace.tsv'));
+      const [json] = lines(path.join(rec, 'trace.jsonl')).map((l) => JSON.parse(l));
+      expect(tsvRows(path.join(rec, 'trace.tsv'))).toHaveLength(1);
+      expect(tsv).toMatchObject({ id: 'first', rule: 'first', outcome: 'done', exit: '0', start: json.startedAt, end: json.endedAt, command: json.command, executor_id: json.executorId });
       const show = runCli(['runs', 'show'], { cwd: dir });
       expect(show.code).toBe(0);
       expect(show.stderr).toMatch(/incomplete/);
@@ -186,4 +194,35 @@ shell = "printf '\\"WF:BURN\\":\\\\n  python: 3.11.2\\\\n' > {output}"
       }
     }
   }, 120_000);
+
+  it('the trace.tsv written for a runner that died is the one the finished run wrote', () => {
+    const dir = tempDir('oxo-record-tsv-');
+    // A command with a tab and a backslash in it, which trace.tsv escapes.
+    const make = JSON.stringify("printf '%s\t\\n' {sample} > {output}");
+    writeFileSync(
+      path.join(dir, 'main.oxoflow'),
+      `[workflow]\nname = "t"\n\n[[sample_groups]]\nname = "all"\nsamples = ["a", "b", "c"]\n\n[[rules]]\nname = "make"\noutput = ["out/{sample}.txt"]\nshell = ${make}\n\n[[rules]]\nname = "bad"\nshell = "exit 3"\n`,
+    );
+    expect(runCli(['run', '-k', '-j', '2'], { cwd: dir }).code).toBe(1);
+    const rec = recordDir(dir);
+    const tsvFile = path.join(rec, 'trace.tsv');
+    const finished = readFileSync(tsvFile, 'utf8');
+    expect(finished.trimEnd().split('\n')).toHaveLength(5);
+    // As a runner killed after its last row leaves it: run.json `running` with a pid that is gone, no trace.tsv.
+    const meta = JSON.parse(readFileSync(path.join(rec, 'run.json'), 'utf8'));
+    const gone = spawnSync('true').pid;
+    writeFileSync(path.join(rec, 'run.json'), JSON.stringify({ ...meta, status: 'running', pid: gone, endedAt: undefined, exitCode: undefined }));
+    rmSync(tsvFile);
+    // `runs`, `runs show` and `report` each write it back, the same bytes.
+    for (const args of [['runs'], ['runs', 'show'], ['report', '-o', 'r.html']]) {
+      const r = runCliJson(args, { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(tsvFile, 'utf8')).toBe(finished);
+      rmSync(tsvFile);
+    }
+    // One that is there is left as it is.
+    writeFileSync(tsvFile, 'kept\n');
+    expect(runCliJson(['runs'], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(tsvFile, 'utf8')).toBe('kept\n');
+  });
 });

@@ -1,5 +1,5 @@
 // The small pure parts of the run record and the report: /proc stat lines, versions.yml, sacct rows,
-// TSV cells, the report's slot assignment for records without slots, and the page's escaping.
+// TSV cells and rows, the recorder's ISO times, the report's slot assignment for records without slots, and the page's escaping.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,10 +8,38 @@ import { parseVersionsYml } from '../../src/run/record/provenance.js';
 import { parseSacct } from '../../src/run/record/recorder.js';
 import { ResourceSampler } from '../../src/run/record/sampler.js';
 import { loadRun } from '../../src/run/record/store.js';
-import { traceLine, tsvCell } from '../../src/run/record/types.js';
+import { isoTime } from '../../src/run/record/iso-time.js';
+import { TRACE_COLUMNS, traceHeader, traceLine, tsvCell } from '../../src/run/record/types.js';
 import { buildReport } from '../../src/report/data.js';
 import { renderHtml } from '../../src/report/html.js';
 import { tempDir } from '../helpers/plan-workflow.js';
+
+describe('the run record\'s text', () => {
+  it('isoTime writes what Date#toISOString writes, across seconds and for every millisecond width', () => {
+    const base = Date.UTC(2026, 11, 31, 23, 59, 58);
+    for (const ms of [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1999, 2000, 2005]) expect(isoTime(base + ms)).toBe(new Date(base + ms).toISOString());
+    // Back in time (a clock set back) and a fraction of a millisecond.
+    expect(isoTime(base - 1)).toBe(new Date(base - 1).toISOString());
+    expect(isoTime(base + 0.5)).toBe(new Date(base + 0.5).toISOString());
+  });
+
+  it('a trace.tsv row has one cell per column, in the header\'s order, escaped', () => {
+    const row = {
+      id: 'align[s=a]', rule: 'align', wildcards: { s: 'a', lane: '2' }, outcome: 'failed', attempts: 2, exitCode: null, signal: 'SIGKILL', message: 'x',
+      startedAt: '2026-12-01T21:15:30.042Z', endedAt: '2026-12-01T21:15:31.500Z', wallSeconds: 1.4581234, cpuUserSeconds: 0.01, cpuSystemSeconds: null,
+      peakRssBytes: 1234567, readBytes: 0, writtenBytes: 99, cpuMethod: 'exact', executor: 'slurm', executorId: '77', slot: 1,
+      slurm: { state: 'FAILED', elapsed: '00:00:01', maxRss: '1024K' }, log: 'l.log', ruleLog: 'logs/a\tb', command: 'printf "a\\n"\n| cat',
+    };
+    const cells = traceLine(row).replace(/\n$/, '').split('\t');
+    expect(traceHeader()).toBe(`${TRACE_COLUMNS.join('\t')}\n`);
+    expect(Object.fromEntries(TRACE_COLUMNS.map((name, i) => [name, cells[i]]))).toEqual({
+      id: 'align[s=a]', rule: 'align', wildcards: 's=a,lane=2', outcome: 'failed', attempts: '2', exit: 'SIGKILL', start: '2026-12-01T21:15:30.042Z', end: '2026-12-01T21:15:31.500Z',
+      wall_s: '1.458', cpu_user_s: '0.01', cpu_sys_s: '', peak_rss_bytes: '1234567', read_bytes: '0', written_bytes: '99', cpu_method: 'exact', executor: 'slurm', executor_id: '77',
+      slurm_state: 'FAILED', slurm_elapsed: '00:00:01', slurm_total_cpu: '', slurm_max_rss: '1024K', log: 'l.log', rule_log: 'logs/a\\tb', command: 'printf "a\\\\n"\\n| cat',
+    });
+    expect(cells).toHaveLength(TRACE_COLUMNS.length);
+  });
+});
 
 describe('/proc/<pid>/stat', () => {
   it('reads fields after the last parenthesis, whatever the command name holds', () => {

@@ -11,7 +11,7 @@ import { renderHtml } from '../../report/html.js';
 import { findRun, writeAtomic } from '../../run/record/store.js';
 import type { CliContext } from '../context.js';
 import { failure, type CommandResult } from '../result.js';
-import { noRun } from './runs.js';
+import { completeTraces, noRun } from './runs.js';
 
 export interface ReportOptions {
   run?: string;
@@ -27,6 +27,7 @@ export async function report(opts: ReportOptions, ctx: CliContext): Promise<Comm
   const found = findRun(dir, opts.run);
   if ('error' in found) return failure('failed', [noRun(found, dir)], { run: opts.run ?? null });
   const run = found.run;
+  const warnings = completeTraces([run]);
   const settings = reportSettings(path.resolve(dir, run.meta.workflow.file));
   const data = buildReport(run, { now: ctx.now(), ...(settings.title !== undefined ? { title: settings.title } : {}) });
   const wanted = opts.output ?? (settings.output !== undefined ? path.resolve(dir, settings.output) : undefined);
@@ -41,6 +42,7 @@ export async function report(opts: ReportOptions, ctx: CliContext): Promise<Comm
   const shown = path.relative(ctx.cwd, file) || file;
   return {
     outcome: 'ok',
+    ...(warnings.length > 0 ? { diagnostics: warnings } : {}),
     json: { run: run.meta.id, status: data.status, format, file, bytes: Buffer.byteLength(text), jobs: data.jobs.length },
     human: (style) => `${style.green('wrote')} ${shown} ${style.dim(`(${format}, ${data.jobs.length} jobs, run ${run.meta.id}, ${data.status})`)}`,
   };

@@ -1,8 +1,8 @@
 // `oxo-flow runs` lists the recorded runs of a workflow directory (oldest first, like `nextflow log`);
 // `oxo-flow runs show ID` prints one: what ran, with what, how it ended, and its jobs.
 import path from 'node:path';
-import { diagnostic } from '../../diagnostics/diagnostic.js';
-import { findRun, listRuns, readTrace, runsDir, type LoadedRun } from '../../run/record/store.js';
+import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { ensureTraceTsv, findRun, listRuns, readTrace, runsDir, type LoadedRun } from '../../run/record/store.js';
 import type { TraceRow } from '../../run/record/types.js';
 import type { CliContext } from '../context.js';
 import { failure, type CommandResult } from '../result.js';
@@ -61,9 +61,12 @@ export function summarise(run: LoadedRun): RunSummary {
 
 export async function runsList(opts: RunsOptions, ctx: CliContext): Promise<CommandResult> {
   const dir = projectOf(opts, ctx);
-  const runs = listRuns(dir).map(summarise);
+  const loaded = listRuns(dir);
+  const diagnostics = completeTraces(loaded);
+  const runs = loaded.map(summarise);
   return {
     outcome: 'ok',
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
     json: { directory: runsDir(dir), runs },
     human: (style) => {
       if (runs.length === 0) return `no runs recorded in ${runsDir(dir)} yet (each \`oxo-flow run\` records one)`;
@@ -93,13 +96,25 @@ export async function runsShow(opts: RunsOptions & { id: string }, ctx: CliConte
   const found = findRun(dir, opts.id);
   if ('error' in found) return failure('failed', [noRun(found, dir)], { id: opts.id });
   const run = found.run;
+  const diagnostics = completeTraces([run]);
   const summary = summarise(run);
   const trace = readTrace(run.dir);
   return {
     outcome: 'ok',
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
     json: { run: { ...run.meta, status: summary.status }, summary, directory: run.dir, trace },
     human: (style) => renderRun(run, summary, trace, style),
   };
+}
+
+/** trace.tsv for each incomplete run that has none (its runner died before writing it); REP020 when that fails. */
+export function completeTraces(runs: readonly LoadedRun[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const run of runs) {
+    const why = ensureTraceTsv(run);
+    if (why !== undefined) out.push(diagnostic('REP020', `cannot write ${path.join(run.dir, 'trace.tsv')}: ${why}`, { file: path.join(run.dir, 'trace.tsv') }));
+  }
+  return out;
 }
 
 export function noRun(found: { error: string; known: string[] }, dir: string) {

@@ -1,8 +1,11 @@
 // The run recorder: fed the runner's events (src/run/events.ts) by the run command, it keeps the
 // run record (see types.ts). It never sits on a job's path: events are bookkeeping in memory, file
 // writes are queued (append.ts), and the only synchronous writes are run.json at the start and the
-// end. A finished job's trace row is appended as it finishes, so a runner killed with -9 leaves
-// every finished job's row, and a run.json still `running` that `oxo-flow runs` calls incomplete.
+// end. A finished job's trace row is appended to trace.jsonl as it finishes, so a runner killed with -9
+// leaves every finished job's row, and a run.json still `running` that `oxo-flow runs` calls
+// incomplete. trace.tsv, the same rows as a table, is written once, as the run ends (or as the recorder
+// is closed on an error path); for a runner that never got there, `runs` and `report` write it from
+// trace.jsonl (store.ts ensureTraceTsv).
 import { spawnSync } from 'node:child_process';
 import { hostname, platform, arch, availableParallelism, totalmem, userInfo } from 'node:os';
 import path from 'node:path';
@@ -13,9 +16,10 @@ import type { JobResult, RunEvent, RunReport } from '../events.js';
 import type { PreparedJob } from '../preflight.js';
 import { Appender } from './append.js';
 import { environments, maskedConfig, readVersionsYml, sampleSheets, sha256File, toolVersions } from './provenance.js';
+import { isoTime } from './iso-time.js';
 import { ResourceSampler, type Usage } from './sampler.js';
 import { ensureDir, newRunId, runsDir, writeAtomic } from './store.js';
-import { RECORD_VERSION, traceHeader, traceLine, type PlannedJobRecord, type RunMeta, type RunStatus, type TraceRow } from './types.js';
+import { RECORD_VERSION, traceTable, type PlannedJobRecord, type RunMeta, type RunStatus, type TraceRow } from './types.js';
 
 export interface RecorderStart {
   workflow: Workflow;
@@ -33,7 +37,8 @@ export interface RecorderStart {
   env: NodeJS.ProcessEnv;
   /** Values never written (credentials, sensitive config): replaced by *** in every file. */
   secrets: ReadonlySet<string>;
-  now?: () => Date;
+  /** The clock, in milliseconds (default Date.now). */
+  now?: () => number;
   /** Sampling interval of the resource sampler (default 100 ms). */
   sampleMs?: number;
   /** The run id its jobs and their state records carry (OXO_FLOW_RUN_ID). */
@@ -56,7 +61,7 @@ export class RunRecorder {
   readonly id: string;
   readonly dir: string;
   readonly #meta: RunMeta;
-  readonly #now: () => Date;
+  readonly #now: () => number;
   readonly #sampler: ResourceSampler;
   readonly #specs = new Map<string, PreparedJob>();
   readonly #live = new Map<string, Live>();
@@ -64,7 +69,6 @@ export class RunRecorder {
   readonly #rowOf = new Map<string, TraceRow>();
   readonly #events: Appender;
   readonly #trace: Appender;
-  readonly #traceTsv: Appender;
   readonly #log: Appender;
   readonly #scrub: (text: string) => string;
   readonly #versionFiles: string[];
@@ -77,8 +81,8 @@ export class RunRecorder {
   #amended = false;
 
   constructor(start: RecorderStart) {
-    this.#now = start.now ?? (() => new Date());
-    const now = this.#now();
+    this.#now = start.now ?? Date.now;
+    const now = new Date(this.#now());
     this.id = newRunId(now);
     this.dir = path.join(runsDir(start.workflow.dir), this.id);
     ensureDir(this.dir);
@@ -121,10 +125,8 @@ export class RunRecorder {
     this.#versionFiles = versionsCandidates(start.jobs, wf.dir);
     this.#writeMeta();
     writeFileSync(path.join(this.dir, 'jobs.json'), this.#scrub(JSON.stringify(plannedJobs(start.plan, this.#specs))));
-    writeFileSync(path.join(this.dir, 'trace.tsv'), traceHeader());
     this.#events = new Appender(path.join(this.dir, 'events.jsonl'), this.#scrub);
     this.#trace = new Appender(path.join(this.dir, 'trace.jsonl'), this.#scrub);
-    this.#traceTsv = new Appender(path.join(this.dir, 'trace.tsv'), this.#scrub);
     this.#log = new Appender(path.join(this.dir, 'log.txt'), (t) => this.#scrub(stripAnsi(t)));
   }
 
@@ -156,12 +158,12 @@ export class RunRecorder {
     if (this.#closed) return;
     const t = this.#now();
     // The line is {"t": …, …the event}: the event's own JSON with the time put first.
-    this.#events.write(`{"t":"${t.toISOString()}",${JSON.stringify(e).slice(1)}\n`);
+    this.#events.write(`{"t":"${isoTime(t)}",${JSON.stringify(e).slice(1)}\n`);
     if (e.kind === 'note') return;
     const live = this.#liveOf(e.id);
     switch (e.kind) {
       case 'start':
-        live.startedAt ??= t.getTime();
+        live.startedAt ??= t;
         live.attempts = e.attempt;
         live.slot ??= this.#takeSlot();
         break;
@@ -179,7 +181,7 @@ export class RunRecorder {
         break;
       case 'submitted':
         live.executorId = e.slurmJobId;
-        live.startedAt ??= t.getTime();
+        live.startedAt ??= t;
         live.attempts = Math.max(1, live.attempts);
         live.slot ??= this.#takeSlot();
         break;
@@ -220,12 +222,10 @@ export class RunRecorder {
     }
     this.#meta.status = status;
     this.#meta.exitCode = exitCode;
-    this.#meta.endedAt = t.toISOString();
-    this.close();
-    if (rewrite || this.#amended) {
-      writeAtomic(path.join(this.dir, 'trace.jsonl'), this.#scrub(this.#rows.map((r) => `${JSON.stringify(r)}\n`).join('')));
-      writeAtomic(path.join(this.dir, 'trace.tsv'), this.#scrub(traceHeader() + this.#rows.map(traceLine).join('')));
-    }
+    this.#meta.endedAt = isoTime(t);
+    this.#closeFiles();
+    if (rewrite || this.#amended) writeAtomic(path.join(this.dir, 'trace.jsonl'), this.#scrub(this.#rows.map((r) => `${JSON.stringify(r)}\n`).join('')));
+    this.#writeTraceTsv();
     this.#writeMeta();
   }
 
@@ -234,15 +234,31 @@ export class RunRecorder {
     return this.#rows;
   }
 
-  /** Flush and close the files; run.json is left as it is (an error path: it stays `running`). */
+  /**
+   * Flush and close the files; run.json is left as it is (an error path: it stays `running`), and
+   * trace.tsv gets the rows so far. finish() writes trace.tsv itself, after the last changes to rows.
+   */
   close(): void {
     if (this.#closed) return;
+    this.#closeFiles();
+    try {
+      this.#writeTraceTsv();
+    } catch {
+      // An error path already: `runs` and `report` write it from trace.jsonl (store.ts ensureTraceTsv).
+    }
+  }
+
+  #closeFiles(): void {
     this.#closed = true;
     this.#sampler.close();
     this.#events.close();
     this.#trace.close();
-    this.#traceTsv.close();
     this.#log.close();
+  }
+
+  /** trace.tsv, whole, from the rows: written once, when the rows are final. */
+  #writeTraceTsv(): void {
+    writeAtomic(path.join(this.dir, 'trace.tsv'), this.#scrub(traceTable(this.#rows)));
   }
 
 
@@ -275,7 +291,7 @@ export class RunRecorder {
     return i;
   }
 
-  #finishJob(live: Live, outcome: string, message: string | null, t: Date, result?: JobResult): void {
+  #finishJob(live: Live, outcome: string, message: string | null, t: number, result?: JobResult): void {
     if (live.written) return;
     live.written = true;
     if (live.slot !== null) this.#slots[live.slot] = false;
@@ -312,9 +328,9 @@ export class RunRecorder {
       exitCode: live.exitCode,
       signal: live.signal,
       message,
-      startedAt: live.startedAt !== undefined ? new Date(live.startedAt).toISOString() : null,
-      endedAt: live.startedAt !== undefined ? t.toISOString() : null,
-      wallSeconds: live.startedAt !== undefined ? (t.getTime() - live.startedAt) / 1000 : null,
+      startedAt: live.startedAt !== undefined ? isoTime(live.startedAt) : null,
+      endedAt: live.startedAt !== undefined ? isoTime(t) : null,
+      wallSeconds: live.startedAt !== undefined ? (t - live.startedAt) / 1000 : null,
       cpuUserSeconds: sum((u) => u.userSeconds),
       cpuSystemSeconds: sum((u) => u.systemSeconds),
       peakRssBytes: max((u) => u.peakRssBytes),
@@ -331,7 +347,6 @@ export class RunRecorder {
     this.#rows.push(row);
     this.#rowOf.set(row.id, row);
     this.#trace.write(`${JSON.stringify(row)}\n`);
-    this.#traceTsv.write(traceLine(row));
   }
 
   #writeMeta(): void {

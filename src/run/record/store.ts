@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { PlannedJobRecord, RunMeta, TraceRow } from './types.js';
+import { traceTable, type PlannedJobRecord, type RunMeta, type TraceRow } from './types.js';
 
 export function runsDir(workflowDir: string): string {
   return path.join(workflowDir, '.oxo-flow', 'runs');
@@ -74,6 +74,23 @@ export function findRun(workflowDir: string, ref: string | undefined): { run: Lo
 /** Rows of trace.jsonl; the last line may be cut short by a killed runner and is then left out. */
 export function readTrace(dir: string): TraceRow[] {
   return readJsonLines<TraceRow>(path.join(dir, 'trace.jsonl'));
+}
+
+/**
+ * trace.tsv of a run whose runner died before writing it (the runner writes it once, as the run
+ * ends): written from trace.jsonl, the same table the runner would have written for those rows.
+ * Nothing is done for a finished run or one still running. Returns why it could not be written.
+ */
+export function ensureTraceTsv(run: LoadedRun): string | undefined {
+  if (!run.incomplete) return undefined;
+  const file = path.join(run.dir, 'trace.tsv');
+  if (existsSync(file)) return undefined;
+  try {
+    writeAtomic(file, traceTable(readTrace(run.dir)));
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 export function readPlannedJobs(dir: string): PlannedJobRecord[] {

@@ -2,7 +2,8 @@
 //   run.json     what ran and how it ended (rewritten atomically at the start and at the end),
 //   jobs.json    the planned jobs (ids, rules, dependencies, commands as shown), written at the start,
 //   trace.jsonl  one row per finished job, appended as each job ends,
-//   trace.tsv    the same rows as a table,
+//   trace.tsv    the same rows as a table, written whole as the run ends (store.ts ensureTraceTsv
+//                writes it from trace.jsonl for a runner that died first),
 //   events.jsonl every runner event with its time, appended,
 //   log.txt      what the terminal showed, without colour.
 // A run.json still `running` whose runner is gone is an incomplete run (the runner was killed).
@@ -102,32 +103,32 @@ export interface TraceRow {
   command: string;
 }
 
-/** The columns of trace.tsv, in order, and how each reads from a row. */
-export const TRACE_COLUMNS: readonly [string, (r: TraceRow) => string | number | null][] = [
-  ['id', (r) => r.id],
-  ['rule', (r) => r.rule],
-  ['wildcards', (r) => Object.entries(r.wildcards).map(([k, v]) => `${k}=${v}`).join(',')],
-  ['outcome', (r) => r.outcome],
-  ['attempts', (r) => r.attempts],
-  ['exit', (r) => r.exitCode ?? r.signal],
-  ['start', (r) => r.startedAt],
-  ['end', (r) => r.endedAt],
-  ['wall_s', (r) => round(r.wallSeconds)],
-  ['cpu_user_s', (r) => round(r.cpuUserSeconds)],
-  ['cpu_sys_s', (r) => round(r.cpuSystemSeconds)],
-  ['peak_rss_bytes', (r) => r.peakRssBytes],
-  ['read_bytes', (r) => r.readBytes],
-  ['written_bytes', (r) => r.writtenBytes],
-  ['cpu_method', (r) => r.cpuMethod],
-  ['executor', (r) => r.executor],
-  ['executor_id', (r) => r.executorId],
-  ['slurm_state', (r) => r.slurm?.state ?? null],
-  ['slurm_elapsed', (r) => r.slurm?.elapsed ?? null],
-  ['slurm_total_cpu', (r) => r.slurm?.totalCpu ?? null],
-  ['slurm_max_rss', (r) => r.slurm?.maxRss ?? null],
-  ['log', (r) => r.log],
-  ['rule_log', (r) => r.ruleLog],
-  ['command', (r) => r.command],
+/** The columns of trace.tsv, in order (traceLine writes a row's cells in the same order). */
+export const TRACE_COLUMNS: readonly string[] = [
+  'id',
+  'rule',
+  'wildcards',
+  'outcome',
+  'attempts',
+  'exit',
+  'start',
+  'end',
+  'wall_s',
+  'cpu_user_s',
+  'cpu_sys_s',
+  'peak_rss_bytes',
+  'read_bytes',
+  'written_bytes',
+  'cpu_method',
+  'executor',
+  'executor_id',
+  'slurm_state',
+  'slurm_elapsed',
+  'slurm_total_cpu',
+  'slurm_max_rss',
+  'log',
+  'rule_log',
+  'command',
 ];
 
 function round(v: number | null): number | null {
@@ -142,10 +143,24 @@ export function tsvCell(v: string | number | null): string {
   return v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r?\n/g, '\\n');
 }
 
+const TRACE_HEADER = `${TRACE_COLUMNS.join('\t')}\n`;
+
 export function traceHeader(): string {
-  return `${TRACE_COLUMNS.map(([name]) => name).join('\t')}\n`;
+  return TRACE_HEADER;
 }
 
-export function traceLine(row: TraceRow): string {
-  return `${TRACE_COLUMNS.map(([, get]) => tsvCell(get(row))).join('\t')}\n`;
+/** trace.tsv, whole: the header and a line per row. */
+export function traceTable(rows: readonly TraceRow[]): string {
+  let text = TRACE_HEADER;
+  for (const r of rows) text += traceLine(r);
+  return text;
+}
+
+/** One row of trace.tsv: the cells of TRACE_COLUMNS, in that order, in one template. */
+export function traceLine(r: TraceRow): string {
+  const c = tsvCell;
+  const s = r.slurm;
+  let wildcards = '';
+  for (const k in r.wildcards) wildcards += `${wildcards === '' ? '' : ','}${k}=${r.wildcards[k]}`;
+  return `${c(r.id)}\t${c(r.rule)}\t${c(wildcards)}\t${c(r.outcome)}\t${r.attempts}\t${c(r.exitCode ?? r.signal)}\t${c(r.startedAt)}\t${c(r.endedAt)}\t${c(round(r.wallSeconds))}\t${c(round(r.cpuUserSeconds))}\t${c(round(r.cpuSystemSeconds))}\t${c(r.peakRssBytes)}\t${c(r.readBytes)}\t${c(r.writtenBytes)}\t${c(r.cpuMethod)}\t${c(r.executor)}\t${c(r.executorId)}\t${c(s?.state ?? null)}\t${c(s?.elapsed ?? null)}\t${c(s?.totalCpu ?? null)}\t${c(s?.maxRss ?? null)}\t${c(r.log)}\t${c(r.ruleLog)}\t${c(r.command)}\n`;
 }
