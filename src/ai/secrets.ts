@@ -49,8 +49,10 @@ function escapeRegExp(text: string): string {
 
 /**
  * Every occurrence of a configured secret value (length ≥ 4) replaced by `***`; also its
- * percent-encoded form, which is how it appears inside a URL. Longer secrets are replaced first so a
- * secret containing another is masked whole.
+ * percent-encoded form, which is how it appears inside a URL, and its form inside a JSON string
+ * (`"` and `\` escaped), which is how it appears in a JSON document, a session file or a run record
+ * (the same escapes as a trace.tsv cell). Longer secrets are replaced first so a secret containing
+ * another is masked whole.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   if (text === '') return text;
@@ -65,14 +67,14 @@ export function redactorFor(secrets: readonly string[]): (text: string) => strin
   return (text) => text.replace(pattern, MASK);
 }
 
-/** Each secret (length ≥ 4) and its percent-encoded form, longest first. */
+/** Each secret (length ≥ 4), its percent-encoded form and its form inside a JSON string, longest first. */
 function secretForms(secrets: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const s of secrets) {
     if (s.length < MIN_SECRET_LENGTH) continue;
     forms.add(s);
-    const encoded = encodeURIComponent(s);
-    if (encoded !== s) forms.add(encoded);
+    forms.add(encodeURIComponent(s));
+    forms.add(JSON.stringify(s).slice(1, -1));
   }
   return [...forms].sort((a, b) => b.length - a.length);
 }

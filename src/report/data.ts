@@ -2,8 +2,8 @@
 // none), the rule graph laid out in layers, per-rule CPU and memory figures, and the provenance block.
 // `oxo-flow report --format json` writes exactly this; the HTML page embeds it and draws from it.
 // Every step is linear in jobs plus dependencies (the page must stay usable at 10,000 jobs).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { jobLogTail } from '../run/record/log-tail.js';
 import { readEvents, readPlannedJobs, readTrace, type LoadedRun } from '../run/record/store.js';
 import type { PlannedJobRecord, RunMeta, TraceRow } from '../run/record/types.js';
 
@@ -72,10 +72,12 @@ export interface ReportData {
   ruleEdges: [number, number][];
 }
 
-const TAIL_LINES = 6;
-const FAILED_TAIL_LINES = 40;
-
-export function buildReport(run: LoadedRun, options: { now?: Date; title?: string } = {}): ReportData {
+/**
+ * `redact` masks what the reader of the page must not see in a log tail read here, from the file:
+ * only for a job whose trace row carries none (a record from before rows kept their tail, or a job
+ * still running); the rows' own tails were scrubbed as the run recorded them.
+ */
+export function buildReport(run: LoadedRun, options: { now?: Date; title?: string; redact?: (text: string) => string } = {}): ReportData {
   const meta = run.meta;
   const planned = readPlannedJobs(run.dir);
   const trace = readTrace(run.dir);
@@ -84,6 +86,7 @@ export function buildReport(run: LoadedRun, options: { now?: Date; title?: strin
   for (const r of trace) rowOf.set(r.id, r);
   const started = startedWithoutRow(run, rowOf);
   const workflowDir = path.dirname(path.dirname(path.dirname(run.dir)));
+  const redact = options.redact ?? ((text: string) => text);
 
   // Jobs: the plan's order; a traced job the plan does not know (an old record) is added at the end.
   const plannedIds = new Set(planned.map((p) => p.id));
@@ -122,13 +125,9 @@ export function buildReport(run: LoadedRun, options: { now?: Date; title?: strin
       command: p.command || r?.command || '',
       log: logFile,
       ruleLog: r?.ruleLog ?? p.ruleLog ?? null,
-      logTail: state === 'skipped' || state === 'not started' || logFile === '' ? [] : tail(path.resolve(workflowDir, logFile), failed ? FAILED_TAIL_LINES : TAIL_LINES, !failed),
+      logTail: state === 'skipped' || state === 'not started' ? [] : (r?.logTail ?? jobLogTail(workflowDir, logFile, r?.ruleLog ?? p.ruleLog ?? null, failed).map(redact)),
     };
     if (r?.slurm !== undefined) job.slurm = r.slurm;
-    if (failed && job.ruleLog !== null) {
-      const more = tail(path.resolve(workflowDir, job.ruleLog), FAILED_TAIL_LINES);
-      if (more.length > 0) job.logTail.push(`── rule log ${job.ruleLog} ──`, ...more);
-    }
     return job;
   });
   assignSlots(jobs);
@@ -299,31 +298,3 @@ function relative(dir: string, file: string): string {
   return rel.startsWith('..') ? file : rel;
 }
 
-/** The runner's header lines in a job log: which attempt, and the command (shown apart in the report). */
-const HEADER = /^# (oxo-flow: |\$ | {2})/;
-
-/**
- * The last lines of a file, read from its end (logs can be large); none when it cannot be read.
- * `quiet` leaves out the runner's header lines (a successful job's log is often nothing else).
- */
-function tail(file: string, lines: number, quiet = false): string[] {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, 8 * 1024);
-    const buf = Buffer.alloc(length);
-    readSync(fd, buf, 0, length, size - length);
-    return buf
-      .toString('utf8')
-      .replace(/\n$/, '')
-      .split('\n')
-      .filter((l) => !quiet || !HEADER.test(l))
-      .slice(-lines)
-      .map((l) => (l.length > 400 ? `${l.slice(0, 400)}…` : l));
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}

@@ -37,6 +37,11 @@ describe('redactSecrets', () => {
     expect(redactSecrets('a.b*c', ['.b*c'])).toBe('a***');
   });
 
+  it('also replaces the form a secret takes inside a JSON string', () => {
+    const secret = 'pa"ss\\word';
+    expect(redactSecrets(JSON.stringify({ token: secret, again: `x ${secret}` }), [secret])).toBe('{"token":"***","again":"x ***"}');
+  });
+
   it('without secrets the text is unchanged', () => {
     expect(redactSecrets('nothing here', [])).toBe('nothing here');
   });

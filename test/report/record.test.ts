@@ -114,6 +114,34 @@ shell = "printf '\\"WF:BURN\\":\\\\n  python: 3.11.2\\\\n' > {output}"
     expect(human.stderr).toContain('burn: Python 3.');
   }, 120_000);
 
+  it('a sensitive value a job prints into its log reaches neither the record nor the report, in any escaped form', () => {
+    const dir = tempDir('oxo-record-escaped-');
+    const secret = 'pa"ss\\word-42';
+    // The TOML basic string of the secret: " and \ escaped.
+    const toml = secret.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+    writeFileSync(
+      path.join(dir, 'main.oxoflow'),
+      `[workflow]\nname = "escaped"\n\n[config]\ntoken = { default = "${toml}", sensitive = true }\n\n[[rules]]\nname = "leak"\noutput = ["out/leak.txt"]\nshell = "echo token is {config.token} >&2; echo marker-line >&2; exit 3"\n`,
+    );
+    const r = runCliJson(['run', '-j', '1'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const forms = [secret, JSON.stringify(secret).slice(1, -1)];
+    for (const form of forms) expect(r.stdout + r.stderr).not.toContain(form);
+    const rec = recordDir(dir);
+    for (const f of readdirSync(rec)) for (const form of forms) expect(readFileSync(path.join(rec, f), 'utf8'), `${f}: ${form}`).not.toContain(form);
+    // The job's own log holds what it printed; the report shows its end, masked.
+    expect(readFileSync(path.join(dir, '.oxo-flow', 'logs', 'leak.log'), 'utf8')).toContain(secret);
+    for (const format of ['html', 'json']) {
+      const out = path.join(dir, `report.${format}`);
+      const rep = runCli(['report', '--format', format, '-o', out], { cwd: dir });
+      expect(rep.code, rep.stderr).toBe(0);
+      const text = readFileSync(out, 'utf8');
+      expect(text).toContain('marker-line');
+      expect(text).toContain('token is ***');
+      for (const form of forms) expect(text, `${format}: ${form}`).not.toContain(form);
+    }
+  });
+
   it('--no-record keeps none; an unknown run id is REP001', () => {
     const dir = tempDir('oxo-record-');
     writeFileSync(path.join(dir, 'main.oxoflow'), '[workflow]\nname = "n"\n\n[[rules]]\nname = "a"\noutput = ["a.txt"]\nshell = "touch {output}"\n');

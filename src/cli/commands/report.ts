@@ -2,6 +2,7 @@
 // the same data). Where it goes: --output, else the workflow's `[report] output`, else
 // report-<run id>.html beside the workflow. The workflow file is read only for `[report]`; a
 // record whose workflow has changed or gone still makes a report.
+import { redactorFor } from '../../ai/secrets.js';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic } from '../../diagnostics/diagnostic.js';
@@ -29,7 +30,7 @@ export async function report(opts: ReportOptions, ctx: CliContext): Promise<Comm
   const run = found.run;
   const warnings = completeTraces([run]);
   const settings = reportSettings(path.resolve(dir, run.meta.workflow.file));
-  const data = buildReport(run, { now: ctx.now(), ...(settings.title !== undefined ? { title: settings.title } : {}) });
+  const data = buildReport(run, { now: ctx.now(), redact: redactorFor([...ctx.secrets]), ...(settings.title !== undefined ? { title: settings.title } : {}) });
   const wanted = opts.output ?? (settings.output !== undefined ? path.resolve(dir, settings.output) : undefined);
   const file = path.resolve(ctx.cwd, wanted ?? path.join(dir, `report-${run.meta.id}.${format}`));
   const text = format === 'json' ? `${JSON.stringify(data, null, 1)}\n` : renderHtml(data);

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { hostname, platform, arch, availableParallelism, totalmem, userInfo } from 'node:os';
 import path from 'node:path';
 import { writeFileSync } from 'node:fs';
+import { redactorFor } from '../../ai/secrets.js';
 import type { Workflow } from '../../workflow/model.js';
 import type { Plan } from '../../workflow/plan/index.js';
 import type { JobResult, RunEvent, RunReport } from '../events.js';
@@ -17,6 +18,7 @@ import type { PreparedJob } from '../preflight.js';
 import { Appender } from './append.js';
 import { environments, maskedConfig, readVersionsYml, sampleSheets, sha256File, toolVersions } from './provenance.js';
 import { isoTime } from './iso-time.js';
+import { jobLogTail } from './log-tail.js';
 import { ResourceSampler, type Usage } from './sampler.js';
 import { ensureDir, newRunId, runsDir, writeAtomic } from './store.js';
 import { RECORD_VERSION, traceTable, type PlannedJobRecord, type RunMeta, type RunStatus, type TraceRow } from './types.js';
@@ -86,8 +88,8 @@ export class RunRecorder {
     this.id = newRunId(now);
     this.dir = path.join(runsDir(start.workflow.dir), this.id);
     ensureDir(this.dir);
-    const secrets = [...start.secrets].filter((s) => s.length >= 4);
-    this.#scrub = secrets.length === 0 ? (t) => t : (t) => secrets.reduce((acc, s) => (acc.includes(s) ? acc.split(s).join('***') : acc), t);
+    // Every file of the record is JSON or TSV text: the redactor also masks a secret's escaped form.
+    this.#scrub = redactorFor([...start.secrets]);
     this.#workflowDir = start.workflow.dir;
     this.#env = start.env;
     this.#sampler = new ResourceSampler(start.sampleMs !== undefined ? { intervalMs: start.sampleMs } : {});
@@ -344,6 +346,7 @@ export class RunRecorder {
       ruleLog: spec?.log ?? result?.ruleLog ?? null,
       command: job?.shownCommand ?? '',
     };
+    if (outcome !== 'not started' && outcome !== 'blocked') row.logTail = jobLogTail(this.#workflowDir, row.log, row.ruleLog, outcome === 'failed' || outcome === 'timed out');
     this.#rows.push(row);
     this.#rowOf.set(row.id, row);
     this.#trace.write(`${JSON.stringify(row)}\n`);

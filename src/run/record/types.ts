@@ -101,6 +101,11 @@ export interface TraceRow {
   log: string;
   ruleLog: string | null;
   command: string;
+  /**
+   * The end of the job's log as the job finished (log-tail.ts), scrubbed with the rest of the row;
+   * not in trace.tsv. Records written before it have none: the report then reads the log.
+   */
+  logTail?: string[];
 }
 
 /** The columns of trace.tsv, in order (traceLine writes a row's cells in the same order). */
