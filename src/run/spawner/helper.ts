@@ -8,9 +8,10 @@
 // child then execs the first one directly (a job script that is one plain command, given without
 // /bin/sh; src/workflow/render/simple-command.ts) after setting PWD as sh would, and when that exec
 // fails for any reason it execs the fallback (`/bin/sh -c SCRIPT`) instead, so a missing program, a
-// file that is not executable and the like end exactly as under sh: its message, 127 or 126. The helper waits for the exec (a close-on-exec pipe tells it the
-// errno when it failed), reads the job's start time (/proc, where there is one), then reaps the job
-// and reports the CPU time of what it reaped and the log's size.
+// file that is not executable and the like end exactly as under sh: its message, 127 or 126. The
+// helper waits for the exec (a close-on-exec pipe tells it the errno when it failed), reads the
+// job's start time (/proc, where there is one), then reaps the job and reports the CPU time of what
+// it reaped and the log's size.
 //
 // Requests (runner → helper, stdin): fields each ended by a NUL byte, read with split, never eval'd:
 //   S id cwd log mode header argc arg… setc NAME=VALUE… unsetc NAME… fallc arg…   start a job
