@@ -16,6 +16,7 @@
 //   faults / job      the runner's own minor page faults ÷ jobs
 //   overhead / job    (wall − wall with nothing to do) ÷ jobs − the jobs' own cost (`xargs -P 2`
 //                     starting the same shells), as bench/run-trivial.mjs computes it
+//   (`xargs -P 2 -n 1 touch`, the trivial workloads only: the same jobs with no shell at all, as make execs them)
 // Usage: npm run build && node bench/run-spawn.mjs [--runs N] [--workloads trivial-1000,trivial-10000,rnaseq]
 //          [--before OTHER/bin/oxo-flow.js] [--no-snakemake] [--no-ilp] [--no-write]     (snakemake and make on PATH)
 // --before: "before" is that build (e.g. `git archive` of an earlier commit, built), run in the same
@@ -166,6 +167,23 @@ function bare(w) {
   return out;
 }
 
+/**
+ * The jobs alone without a shell: `xargs -P 2 -n 1 touch`, what make -j2 does for `touch` (it execs a
+ * plain command itself). Only for a workload whose every job is `touch FILE` (undefined otherwise).
+ */
+function bareDirect(w) {
+  if (!w.bare.every((c) => /^touch [^ ]+$/.test(c))) return undefined;
+  const dir = mkdtempSync(path.join(tmpdir(), 'oxo-bench-bare-'));
+  for (const d of w.dirs) mkdirSync(path.join(dir, d), { recursive: true });
+  const start = process.hrtime.bigint();
+  const before = childTicks();
+  const r = spawnSync('xargs', ['-0', '-P', '2', '-n', '1', 'touch'], { cwd: dir, input: `${w.bare.map((c) => c.slice(6)).join('\0')}\0` });
+  if (r.status !== 0) throw new Error(`xargs failed: ${r.stderr}`);
+  const out = { wall: Number(process.hrtime.bigint() - start) / 1e6, cpu: (childTicks() - before) * 10 };
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
 const sections = [];
 const summary = [];
 for (const name of workloads) {
@@ -173,9 +191,12 @@ for (const name of workloads) {
   const list = tools(w);
   const m = Object.fromEntries(list.map((t) => [t.key, { full: [], noop: [] }]));
   const bareRuns = [];
+  const directRuns = [];
   const rounds = w.jobs >= 10_000 ? Math.max(1, Math.min(runs, 2)) : runs;
   for (let i = 0; i < rounds; i++) {
     bareRuns.push(bare(w));
+    const d = bareDirect(w);
+    if (d !== undefined) directRuns.push(d);
     for (const t of list) {
       const dir = project(w, t);
       m[t.key].full.push(timed(t.cmd, t.argv, dir, t.env));
@@ -205,6 +226,7 @@ for (const name of workloads) {
     `| ${w.label} | wall | CPU (all processes) | nothing to do | runner CPU / job (beyond a no-op) | runner faults / job | overhead / job |`,
     '|---|---|---|---|---|---|---|',
     `| xargs -P 2 (the jobs alone) | ${f2(bareWall / 1000)} s | ${f2(bareCpu / 1000)} s | – | – | – | – |`,
+    ...(directRuns.length > 0 ? [`| xargs -P 2 -n 1 touch (the jobs alone, no shell) | ${f2(median(directRuns.map((b) => b.wall)) / 1000)} s | ${f2(median(directRuns.map((b) => b.cpu)) / 1000)} s | – | – | – | – |`] : []),
     ...rows.map((r) => `| ${r.label} | ${f2(r.wall / 1000)} s | ${f2(r.cpu / 1000)} s | ${r.noop ? `${f2(r.idle / 1000)} s` : '–'} | ${r.self !== undefined ? `${f2(r.self / w.jobs)} ms (${f2(r.selfBeyond / w.jobs)} ms)` : '–'} | ${r.faults !== undefined ? f2(r.faults / w.jobs, 0) : '–'} | ${r.overhead !== undefined ? `${f2(r.overhead)} ms` : '–'} |`),
   ];
   const lines = [];

@@ -2,7 +2,8 @@
 // into the job's log. Jobs start through the light spawner (src/run/spawner/): one helper process
 // per run forks and execs each job, so the runner never forks itself. Where the helper cannot run
 // (no perl) or dies, jobs start with Node's spawn, as before, and the run says so (RUN050, RUN051);
-// OXO_FLOW_SPAWNER=fork asks for Node's spawn. Watching is the job's exit; cancelling is SIGTERM to
+// OXO_FLOW_SPAWNER=fork asks for Node's spawn. Through the helper, a script that is one plain command
+// is exec'd without /bin/sh (directArgv; sh stays the fallback when the exec fails). Watching is the job's exit; cancelling is SIGTERM to
 // the group, a grace period, then SIGKILL.
 import { spawn } from 'node:child_process';
 import { closeSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { diagnostic, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { openJobLog } from '../job-log.js';
 import { groupAlive, processStartTime, signalGroup, stopGroup } from '../process-group.js';
 import { findPerl, Spawner } from '../spawner/index.js';
+import { directEnvironmentOk, simpleCommand } from '../../workflow/render/simple-command.js';
 import type { Ended, Executor, ExecutorContext, StartRequest, Started } from './types.js';
 
 /** A started process: its group id (undefined when it never started) and how it ended. */
@@ -109,7 +111,9 @@ function forkStart(request: StartRequest, cwd: string, logFd: number, logOffset:
  * Node's spawn instead.
  */
 function helperStart(sp: Spawner, request: StartRequest, cwd: string, graceMs: number): Started {
-  const launched = sp.launch({ argv: request.launch.argv, env: request.env, cwd, logPath: path.resolve(cwd, request.logPath), header: request.logHeader, fresh: request.logFresh });
+  const direct = directArgv(request.launch.argv, request.env);
+  const argv = direct ?? request.launch.argv;
+  const launched = sp.launch({ argv, env: request.env, cwd, logPath: path.resolve(cwd, request.logPath), header: request.logHeader, fresh: request.logFresh, ...(direct !== null ? { fallback: request.launch.argv } : {}) });
   const proc = launched.pid.then(async (running): Promise<Proc> => {
     const outcome = launched.outcome.then(async (o): Promise<Ended> => {
       if (o.kind === 'exited') return { code: o.code, ...(o.signal !== undefined ? { signal: o.signal } : {}), cpu: o.cpu, ...(o.logBytes !== undefined ? { logBytes: o.logBytes } : {}), ...(o.logDropped ? { logDropped: true as const } : {}) };
@@ -130,6 +134,17 @@ function helperStart(sp: Spawner, request: StartRequest, cwd: string, graceMs: n
     return { pgid: undefined, logOffset: 0, ended: outcome };
   });
   return started(proc, graceMs, () => sp.kill(launched.id));
+}
+
+/**
+ * The words to exec instead of `/bin/sh -c SCRIPT` when SCRIPT is one plain command and sh would pass
+ * the environment on unchanged (docs/run.md, "How a job starts"); null keeps sh. Only a plain
+ * `/bin/sh -c` launch qualifies: a backend's own runner (conda run, docker run…) keeps its argv.
+ */
+export function directArgv(launch: readonly string[], env: NodeJS.ProcessEnv): string[] | null {
+  if (launch.length !== 3 || launch[0] !== '/bin/sh' || launch[1] !== '-c') return null;
+  if (env.OXO_FLOW_DIRECT_EXEC === '0' || !directEnvironmentOk(env)) return null;
+  return simpleCommand(launch[2]!, env);
 }
 
 /** The Started of a process, known now (fork) or soon (helper). */

@@ -4,13 +4,19 @@
 // into it, brings its own environment to exactly the job's, then forks itself (a few MB, not the
 // runner's whole heap); the child starts a new session (its own process group), goes to the workflow
 // folder, points stdin at /dev/null and stdout and stderr at the log, and execs the job's argument
-// list (no shell reads any of it). The helper waits for the exec (a close-on-exec pipe tells it the
-// errno when it failed), reads the job's start time (/proc, where there is one), then reaps the job
-// and reports the CPU time of what it reaped and the log's size.
+// list (no shell reads any of it). A request may carry a second argument list, the fallback: the
+// child then execs the first one directly (a job script that is one plain command, given without
+// /bin/sh; src/workflow/render/simple-command.ts) after setting PWD as sh would, and when that exec
+// fails for any reason it execs the fallback (`/bin/sh -c SCRIPT`) instead, so a missing program, a
+// file that is not executable and the like end exactly as under sh: its message, 127 or 126. The
+// helper waits for the exec (a close-on-exec pipe tells it the errno when it failed), reads the
+// job's start time (/proc, where there is one), then reaps the job and reports the CPU time of what
+// it reaped and the log's size.
 //
 // Requests (runner → helper, stdin): fields each ended by a NUL byte, read with split, never eval'd:
-//   S id cwd log mode header argc arg… setc NAME=VALUE… unsetc NAME…   start a job
-//       mode: w (a new log) or a (append); the environment is a change to the last job's
+//   S id cwd log mode header argc arg… setc NAME=VALUE… unsetc NAME… fallc arg…   start a job
+//       mode: w (a new log) or a (append); the environment is a change to the last job's;
+//       fallc 0: exec the argument list; else exec it directly and, if that fails, the fallback list
 //   K id                                      SIGKILL the job's group (a second Ctrl-C)
 // Replies (helper → runner, stdout): one line each:
 //   R                              ready
@@ -89,8 +95,22 @@ sub start_time {
   my @f = split(/ /, $1);
   return defined $f[19] && $f[19] =~ /^\d+$/ ? $f[19] : '-';
 }
+# What sh does with PWD at its start: it keeps an absolute PWD that names the current folder, else
+# sets it to the physical path; either way it is exported.
+sub sh_pwd {
+  my $p = $ENV{PWD};
+  if (defined $p && substr($p, 0, 1) eq '/') {
+    my @a = stat($p);
+    my @b = stat('.');
+    return 1 if @a && @b && $a[0] == $b[0] && $a[1] == $b[1];
+  }
+  my $c = POSIX::getcwd();
+  return 0 unless defined $c;
+  $ENV{PWD} = $c;
+  return 1;
+}
 sub start {
-  my ($id, $cwd, $log, $mode, $header, $argv, $set, $unset) = @_;
+  my ($id, $cwd, $log, $mode, $header, $argv, $set, $unset, $fallback) = @_;
   set_env($set, $unset);
   my $lf;
   if (!open($lf, $mode eq 'w' ? '>' : '>>', $log)) { out("F $id " . ($! + 0) . " open its log\n"); return; }
@@ -116,7 +136,13 @@ sub start {
     open(STDIN, '<', '/dev/null') or failed($w, 'open /dev/null');
     open(STDOUT, '>&', $lf) or failed($w, 'open its log');
     open(STDERR, '>&', $lf) or failed($w, 'open its log');
-    exec { $argv->[0] } @$argv;
+    if (@$fallback) {
+      # No warning is printed for a failed exec (no -w): the log gets only what sh writes.
+      exec { $argv->[0] } @$argv if sh_pwd();
+      exec { $fallback->[0] } @$fallback;
+    } else {
+      exec { $argv->[0] } @$argv;
+    }
     failed($w, 'exec');
   }
   close $w;
@@ -157,14 +183,18 @@ sub handle {
       my $setc = $f[7 + $argc];
       return if @f < 9 + $argc + $setc;
       my $unsetc = $f[8 + $argc + $setc];
-      return if @f < 9 + $argc + $setc + $unsetc;
+      return if @f < 10 + $argc + $setc + $unsetc;
+      my $fallc = $f[9 + $argc + $setc + $unsetc];
+      return if @f < 10 + $argc + $setc + $unsetc + $fallc;
       my (undef, $id, $cwd, $log, $mode, $header) = splice(@f, 0, 7);
       my @argv = splice(@f, 0, $argc);
       shift @f;
       my @set = splice(@f, 0, $setc);
       shift @f;
       my @unset = splice(@f, 0, $unsetc);
-      start($id, $cwd, $log, $mode, $header, \@argv, \@set, \@unset);
+      shift @f;
+      my @fallback = splice(@f, 0, $fallc);
+      start($id, $cwd, $log, $mode, $header, \@argv, \@set, \@unset, \@fallback);
       reap();
     } else {
       print STDERR "oxo-flow spawner: unknown request\n";

@@ -59,6 +59,11 @@ export interface LaunchRequest {
   header: string;
   /** A new log (the first attempt), or appended to (a retry). */
   fresh: boolean;
+  /**
+   * When set, `argv` is exec'd directly (PWD set as sh sets it) and, if that exec fails, this one
+   * instead (`/bin/sh -c SCRIPT`: the same messages and exit codes as a job started through sh).
+   */
+  fallback?: readonly string[];
 }
 
 interface Pending {
@@ -166,7 +171,8 @@ export class Spawner {
     if (kept + set.length / 2 !== this.#sent.size) {
       for (const k of this.#sent.keys()) if (env[k] === undefined) unset.push(k);
     }
-    for (const f of argv) if (f.includes('\0')) throw nulError();
+    const fallback = request.fallback ?? [];
+    for (const f of [...argv, ...fallback]) if (f.includes('\0')) throw nulError();
     if (request.cwd.includes('\0') || request.logPath.includes('\0') || request.header.includes('\0')) throw nulError();
     const id = String(++this.#next);
     let resolvePid!: (pid: Running | undefined) => void;
@@ -191,6 +197,8 @@ export class Spawner {
       text += `${k}\0`;
       this.#sent.delete(k);
     }
+    text += `${fallback.length}\0`;
+    for (const a of fallback) text += `${a}\0`;
     this.#child.stdin!.write(text);
     this.#busy();
     return { id, pid, outcome };
@@ -242,7 +250,7 @@ export class Spawner {
       // What failed, named with what it was given (kept here: a value never travels back in a reply line).
       const step = f.slice(3).join(' ');
       const r = job.request;
-      const stage = step === 'exec' ? `exec ${r.argv[0]}` : step === 'chdir' ? `chdir ${r.cwd}` : step === 'open its log' ? `open its log ${r.logPath}` : step;
+      const stage = step === 'exec' ? `exec ${(r.fallback ?? r.argv)[0]}` : step === 'chdir' ? `chdir ${r.cwd}` : step === 'open its log' ? `open its log ${r.logPath}` : step;
       job.resolvePid(undefined);
       job.resolveOutcome({ kind: 'not started', why: `${e.name}: ${stage}: ${e.message}` });
     } else if (f[0] === 'X') {
