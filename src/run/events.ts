@@ -32,8 +32,11 @@ export type RunEvent =
   | { kind: 'start'; id: string; attempt: number; attempts: number }
   /** A local attempt's process group exists (its leader's pid is the group id): for resource sampling. */
   | { kind: 'spawned'; id: string; attempt: number; pgid: number }
-  /** A local attempt's shell exited and was reaped (code, or the signal that ended it). */
-  | { kind: 'exited'; id: string; attempt: number; code: number | null; signal: string | null; cpu?: { user: number; system: number } }
+  /**
+   * A local attempt's shell exited and was reaped (code, or the signal that ended it). `silent`: it
+   * wrote nothing, so the spawner removed its log (src/run/spawner/helper.ts).
+   */
+  | { kind: 'exited'; id: string; attempt: number; code: number | null; signal: string | null; cpu?: { user: number; system: number }; silent?: true }
   | { kind: 'retry'; id: string; attempt: number; attempts: number; message: string }
   | { kind: 'done'; id: string; seconds: number }
   | { kind: 'failed'; id: string; message: string; log: string; code?: string }

@@ -367,7 +367,7 @@ async function runJob(job: RunJob, options: LifecycleOptions, live: Map<string, 
         entry.started = s;
         stage = 'watch it';
         const ended = await watch(s, job, options);
-        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}) });
+        if (s.pgid !== undefined && s.clusterId === undefined) options.onEvent({ kind: 'exited', id: spec.id, attempt, code: ended.code, signal: ended.signal ?? null, ...(ended.cpu ? { cpu: ended.cpu } : {}), ...(ended.logDropped ? { silent: true as const } : {}) });
         timedOut = ended.limitHit || Boolean(ended.timedOut);
         // The helper removed the log of a silent first attempt that exited 0 (nothing but the header
         // was in it): a job that is not done after all keeps its log, as every failed job does.

@@ -57,6 +57,8 @@ interface Live {
   slot: number | null;
   usage: Usage[];
   written: boolean;
+  /** The last attempt wrote nothing and left no log: no tail to read. */
+  silent: boolean;
 }
 
 export class RunRecorder {
@@ -179,6 +181,7 @@ export class RunRecorder {
       case 'exited':
         live.exitCode = e.code;
         live.signal = e.signal;
+        live.silent = e.silent === true;
         live.usage.push(this.#sampler.end(`${e.id}#${e.attempt}`, e.cpu));
         break;
       case 'submitted':
@@ -278,7 +281,7 @@ export class RunRecorder {
   #liveOf(id: string): Live {
     let live = this.#live.get(id);
     if (live === undefined) {
-      live = { id, attempts: 0, exitCode: null, signal: null, executorId: null, slot: null, usage: [], written: false };
+      live = { id, attempts: 0, exitCode: null, signal: null, executorId: null, slot: null, usage: [], written: false, silent: false };
       this.#live.set(id, live);
     }
     return live;
@@ -346,7 +349,9 @@ export class RunRecorder {
       ruleLog: spec?.log ?? result?.ruleLog ?? null,
       command: job?.shownCommand ?? '',
     };
-    if (outcome !== 'not started' && outcome !== 'blocked') row.logTail = jobLogTail(this.#workflowDir, row.log, row.ruleLog, outcome === 'failed' || outcome === 'timed out');
+    if (outcome !== 'not started' && outcome !== 'blocked') {
+      row.logTail = outcome === 'done' && live.silent ? [] : jobLogTail(this.#workflowDir, row.log, row.ruleLog, outcome === 'failed' || outcome === 'timed out');
+    }
     this.#rows.push(row);
     this.#rowOf.set(row.id, row);
     this.#trace.write(`${JSON.stringify(row)}\n`);
