@@ -108,33 +108,39 @@ export interface TraceRow {
   logTail?: string[];
 }
 
-/** The columns of trace.tsv, in order (traceLine writes a row's cells in the same order). */
-export const TRACE_COLUMNS: readonly string[] = [
-  'id',
-  'rule',
-  'wildcards',
-  'outcome',
-  'attempts',
-  'exit',
-  'start',
-  'end',
-  'wall_s',
-  'cpu_user_s',
-  'cpu_sys_s',
-  'peak_rss_bytes',
-  'read_bytes',
-  'written_bytes',
-  'cpu_method',
-  'executor',
-  'executor_id',
-  'slurm_state',
-  'slurm_elapsed',
-  'slurm_total_cpu',
-  'slurm_max_rss',
-  'log',
-  'rule_log',
-  'command',
+/**
+ * The cells of trace.tsv, in order: each column's name and how it reads from a row. The file is
+ * written once, as the run ends (not a line per job), so one table serves the header and the rows.
+ */
+const TRACE_CELLS: readonly (readonly [string, (r: TraceRow) => string | number | null])[] = [
+  ['id', (r) => r.id],
+  ['rule', (r) => r.rule],
+  ['wildcards', (r) => Object.entries(r.wildcards).map(([k, v]) => `${k}=${v}`).join(',')],
+  ['outcome', (r) => r.outcome],
+  ['attempts', (r) => r.attempts],
+  ['exit', (r) => r.exitCode ?? r.signal],
+  ['start', (r) => r.startedAt],
+  ['end', (r) => r.endedAt],
+  ['wall_s', (r) => round(r.wallSeconds)],
+  ['cpu_user_s', (r) => round(r.cpuUserSeconds)],
+  ['cpu_sys_s', (r) => round(r.cpuSystemSeconds)],
+  ['peak_rss_bytes', (r) => r.peakRssBytes],
+  ['read_bytes', (r) => r.readBytes],
+  ['written_bytes', (r) => r.writtenBytes],
+  ['cpu_method', (r) => r.cpuMethod],
+  ['executor', (r) => r.executor],
+  ['executor_id', (r) => r.executorId],
+  ['slurm_state', (r) => r.slurm?.state ?? null],
+  ['slurm_elapsed', (r) => r.slurm?.elapsed ?? null],
+  ['slurm_total_cpu', (r) => r.slurm?.totalCpu ?? null],
+  ['slurm_max_rss', (r) => r.slurm?.maxRss ?? null],
+  ['log', (r) => r.log],
+  ['rule_log', (r) => r.ruleLog],
+  ['command', (r) => r.command],
 ];
+
+/** The column names of trace.tsv, in order. */
+export const TRACE_COLUMNS: readonly string[] = TRACE_CELLS.map(([name]) => name);
 
 function round(v: number | null): number | null {
   return v === null ? null : Math.round(v * 1000) / 1000;
@@ -161,11 +167,7 @@ export function traceTable(rows: readonly TraceRow[]): string {
   return text;
 }
 
-/** One row of trace.tsv: the cells of TRACE_COLUMNS, in that order, in one template. */
-export function traceLine(r: TraceRow): string {
-  const c = tsvCell;
-  const s = r.slurm;
-  let wildcards = '';
-  for (const k in r.wildcards) wildcards += `${wildcards === '' ? '' : ','}${k}=${r.wildcards[k]}`;
-  return `${c(r.id)}\t${c(r.rule)}\t${c(wildcards)}\t${c(r.outcome)}\t${r.attempts}\t${c(r.exitCode ?? r.signal)}\t${c(r.startedAt)}\t${c(r.endedAt)}\t${c(round(r.wallSeconds))}\t${c(round(r.cpuUserSeconds))}\t${c(round(r.cpuSystemSeconds))}\t${c(r.peakRssBytes)}\t${c(r.readBytes)}\t${c(r.writtenBytes)}\t${c(r.cpuMethod)}\t${c(r.executor)}\t${c(r.executorId)}\t${c(s?.state ?? null)}\t${c(s?.elapsed ?? null)}\t${c(s?.totalCpu ?? null)}\t${c(s?.maxRss ?? null)}\t${c(r.log)}\t${c(r.ruleLog)}\t${c(r.command)}\n`;
+/** One row of trace.tsv: its cells in the columns' order, escaped. */
+export function traceLine(row: TraceRow): string {
+  return `${TRACE_CELLS.map(([, get]) => tsvCell(get(row))).join('\t')}\n`;
 }

@@ -11,8 +11,8 @@
 // `echo` or `test` behaves differently from the program of the same name, and `cd`, `exit`, `exec`…
 // are the shell's own). The environment must be one sh passes on unchanged (see directEnvironmentOk).
 
-/** Characters sh gives no meaning to inside a word (shell-quote.ts's safe set; no `~`, quotes, globs, `$`). */
-const LITERAL = /^[A-Za-z0-9_/.:=@%+,-]+$/;
+import { SHELL_SAFE } from './shell-quote.js';
+
 const REFERENCE = /^"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -37,10 +37,10 @@ export function simpleCommand(script: string, env: Readonly<Record<string, strin
   const words = line.split(/[ \t]+/).filter((w) => w !== '');
   if (words.length === 0) return null;
   const first = words[0]!;
-  if (!LITERAL.test(first) || first.includes('=') || SHELL_WORDS.has(first)) return null;
+  if (!SHELL_SAFE.test(first) || first.includes('=') || SHELL_WORDS.has(first)) return null;
   const argv: string[] = [];
   for (const word of words) {
-    if (LITERAL.test(word)) {
+    if (SHELL_SAFE.test(word)) {
       argv.push(word);
       continue;
     }
