@@ -97,6 +97,16 @@ shell = "printf '\\"WF:BURN\\":\\\\n  python: 3.11.2\\\\n' > {output}"
     expect(meta.tools).toEqual([{ rule: 'burn', command: `${PY} --version`, version: expect.stringMatching(/^Python 3\./) }]);
     expect(meta.versionsFiles).toEqual([{ path: 'out/versions.yml', versions: { 'WF:BURN': { python: '3.11.2' } } }]);
     expect(meta.counts).toMatchObject({ toRun: 2, done: 2, failed: 0 });
+    // events.jsonl: each job's start and process group, with times; its end is its trace row only.
+    const events = lines(path.join(rec, 'events.jsonl')).map((l) => JSON.parse(l) as { t: string; kind: string; id: string; pgid?: number });
+    expect(events.map((e) => [e.kind, e.id])).toEqual([
+      ['start', 'burn'],
+      ['spawned', 'burn'],
+      ['start', 'versions'],
+      ['spawned', 'versions'],
+    ]);
+    expect(events[1]!.pgid).toBe(Number(t.executorId));
+    for (const e of events) expect(Date.parse(e.t)).not.toBeNaN();
     // The log is what the terminal showed, without colour; no file of the record holds the secret.
     const log = readFileSync(path.join(rec, 'log.txt'), 'utf8');
     expect(log).toMatch(/start {3}burn/);

@@ -228,12 +228,12 @@ export async function run(opts: RunOptions, ctx: CliContext): Promise<CommandRes
     result.diagnostics = [...shownDiagnostics, diagnostic('REP002', `the run record in ${recorder.dir} is incomplete: ${(err as Error).message}`)];
   }
   // --json carries each job's trace row, the same row as trace.tsv.
-  const traces = new Map<string, TraceRow>();
-  for (const row of recorder.rows()) traces.set(row.id, row);
-  const json = result.json as Record<string, unknown>;
-  json.run_id = recorder.id;
-  json.record = path.relative(workflow.dir, recorder.dir);
-  json.jobs = report.results.map((r) => jobJson(r, traces.get(r.id)));
+  const fields = result.json as () => Record<string, unknown>;
+  result.json = () => {
+    const traces = new Map<string, TraceRow>();
+    for (const row of recorder.rows()) traces.set(row.id, row);
+    return { ...fields(), run_id: recorder.id, record: path.relative(workflow.dir, recorder.dir), jobs: report.results.map((r) => jobJson(r, traces.get(r.id))) };
+  };
   return result;
 }
 
@@ -299,7 +299,8 @@ function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagn
   const outcome = report.interrupted ? 'interrupted' : failed.length > 0 || blocked.length > 0 ? 'failed' : 'ok';
   return {
     outcome,
-    json: {
+    // Built only for --json: a row per job.
+    json: () => ({
       workflow: shown,
       name: plan.workflow,
       executor,
@@ -308,7 +309,7 @@ function finish(plan: Plan, report: RunReport, shown: string, diagnostics: Diagn
       record: null,
       jobs: report.results.map((r) => jobJson(r)),
       summary: summaryJson(plan, report.results),
-    },
+    }),
     diagnostics,
     human: (style) => summaryText(plan, report, style, workflowDir),
     quietHuman: () => '',

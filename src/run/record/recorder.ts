@@ -61,6 +61,9 @@ interface Live {
   silent: boolean;
 }
 
+/** Events whose facts the job's trace row carries (exit code, signal, CPU, outcome, message, end time). */
+const ENDS: ReadonlySet<RunEvent['kind']> = new Set(['exited', 'done', 'failed', 'blocked']);
+
 export class RunRecorder {
   readonly id: string;
   readonly dir: string;
@@ -161,8 +164,9 @@ export class RunRecorder {
   event(e: RunEvent): void {
     if (this.#closed) return;
     const t = this.#now();
-    // The line is {"t": …, …the event}: the event's own JSON with the time put first.
-    this.#events.write(`{"t":"${isoTime(t)}",${JSON.stringify(e).slice(1)}\n`);
+    // The line is {"t": …, …the event}: the event's own JSON with the time put first. A job's end
+    // (its exit, done, failed, blocked) is its trace row, written at the same moment: not a line here too.
+    if (!ENDS.has(e.kind)) this.#events.write(`{"t":"${isoTime(t)}",${JSON.stringify(e).slice(1)}\n`);
     if (e.kind === 'note') return;
     const live = this.#liveOf(e.id);
     switch (e.kind) {
@@ -302,28 +306,7 @@ export class RunRecorder {
     if (live.slot !== null) this.#slots[live.slot] = false;
     const job = this.#specs.get(live.id);
     const spec = job?.spec;
-    // Attempts add up (CPU, I/O); the peak is the largest attempt's.
-    const usage = live.usage;
-    const one = usage.length === 1 ? usage[0]! : undefined;
-    const sum = (pick: (u: Usage) => number | null) => {
-      if (one !== undefined) return pick(one);
-      let total: number | null = null;
-      for (const u of usage) {
-        const v = pick(u);
-        if (v !== null) total = (total ?? 0) + v;
-      }
-      return total;
-    };
-    const max = (pick: (u: Usage) => number | null) => {
-      if (one !== undefined) return pick(one);
-      let top: number | null = null;
-      for (const u of usage) {
-        const v = pick(u);
-        if (v !== null && (top === null || v > top)) top = v;
-      }
-      return top;
-    };
-    const methods = one !== undefined ? [one.cpuMethod] : [...new Set(usage.map((u) => u.cpuMethod))];
+    const u = live.usage.length === 1 ? live.usage[0]! : attemptsTogether(live.usage);
     const row: TraceRow = {
       id: live.id,
       rule: spec?.rule ?? result?.rule ?? live.id.replace(/\[.*$/, ''),
@@ -336,12 +319,12 @@ export class RunRecorder {
       startedAt: live.startedAt !== undefined ? isoTime(live.startedAt) : null,
       endedAt: live.startedAt !== undefined ? isoTime(t) : null,
       wallSeconds: live.startedAt !== undefined ? (t - live.startedAt) / 1000 : null,
-      cpuUserSeconds: sum((u) => u.userSeconds),
-      cpuSystemSeconds: sum((u) => u.systemSeconds),
-      peakRssBytes: max((u) => u.peakRssBytes),
-      readBytes: sum((u) => u.readBytes),
-      writtenBytes: sum((u) => u.writtenBytes),
-      cpuMethod: methods.length === 0 ? 'none' : methods.length === 1 ? methods[0]! : methods.join('+'),
+      cpuUserSeconds: u.userSeconds,
+      cpuSystemSeconds: u.systemSeconds,
+      peakRssBytes: u.peakRssBytes,
+      readBytes: u.readBytes,
+      writtenBytes: u.writtenBytes,
+      cpuMethod: u.cpuMethod,
       executor: this.#meta.executor,
       executorId: live.executorId,
       slot: live.slot,
@@ -383,6 +366,29 @@ export class RunRecorder {
     }
     return changed;
   }
+}
+
+/** A job's attempts as one: CPU and I/O add up, the peak is the largest attempt's; the methods are joined (`exact+sampled`). */
+function attemptsTogether(usage: readonly Usage[]): Pick<Usage, 'userSeconds' | 'systemSeconds' | 'peakRssBytes' | 'readBytes' | 'writtenBytes'> & { cpuMethod: string } {
+  const sum = (pick: (u: Usage) => number | null) => {
+    let total: number | null = null;
+    for (const u of usage) {
+      const v = pick(u);
+      if (v !== null) total = (total ?? 0) + v;
+    }
+    return total;
+  };
+  let peak: number | null = null;
+  for (const u of usage) if (u.peakRssBytes !== null && (peak === null || u.peakRssBytes > peak)) peak = u.peakRssBytes;
+  const methods = [...new Set(usage.map((u) => u.cpuMethod))];
+  return {
+    userSeconds: sum((u) => u.userSeconds),
+    systemSeconds: sum((u) => u.systemSeconds),
+    peakRssBytes: peak,
+    readBytes: sum((u) => u.readBytes),
+    writtenBytes: sum((u) => u.writtenBytes),
+    cpuMethod: methods.length === 0 ? 'none' : methods.join('+'),
+  };
 }
 
 /** `sacct -P` rows: the job's own line has State, Elapsed, TotalCPU and ExitCode; steps carry MaxRSS. */

@@ -4,7 +4,8 @@
 //   trace.jsonl  one row per finished job, appended as each job ends,
 //   trace.tsv    the same rows as a table, written whole as the run ends (store.ts ensureTraceTsv
 //                writes it from trace.jsonl for a runner that died first),
-//   events.jsonl every runner event with its time, appended,
+//   events.jsonl the runner's events with their times (starts, process groups, retries, submissions,
+//                notes; a job's end is its trace row), appended,
 //   log.txt      what the terminal showed, without colour.
 // A run.json still `running` whose runner is gone is an incomplete run (the runner was killed).
 
